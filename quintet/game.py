@@ -1,0 +1,145 @@
+"""The game protocol both engines implement, and the types they share.
+
+A *state* is one hand of a game (Quinto or Quintus), from the deal to its last
+trick. It is deterministic and does no I/O; every method below is on both engines
+(see :class:`GameState`). Games of several hands (a Quinto rubber, a Quintus
+session) are run by each game's match layer on top of it.
+
+Conventions, as in OpenSpiel:
+
+* ``current_player()`` is the seat to act on the main line, or :data:`TERMINAL`.
+  Some seats may act out of turn (Quintus signals): ``actors()`` lists every seat
+  with a legal action now, and ``legal_actions(seat)`` is asked per seat.
+* A *seat* holds a hand; a *player* decides for one or more seats. In Quinto's
+  three-player variant the lone player decides for the dummy's seat too:
+  ``controller(seat)`` says who decides.
+* ``apply_action(action, seat)`` trusts its caller (search calls it millions of
+  times); ``act(action, seat)`` checks everything and raises
+  :class:`~quintet.errors.IllegalActionError` leaving the state unchanged.
+* ``observation(seat)`` is exactly what that seat's player may see;
+  ``resample_from_infostate(seat, rng)`` deals the cards it cannot see again,
+  consistently with everything it has observed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, Self, runtime_checkable
+
+from quintet.actions import Action
+from quintet.cards import CardMask
+
+TERMINAL = -4
+"""``current_player()`` of a finished hand (OpenSpiel's kTerminalPlayerId)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One public event of a hand: an action, or a result the rules derive from actions.
+
+    ``kind`` is ``action`` (``seat`` took ``action``), ``trick`` (``seat`` won the
+    trick holding ``cards``, scoring ``points`` for its side), ``cachette`` (``seat``'s
+    side took the cachette ``cards``), ``tricks`` (trick points per side in
+    ``values``), ``game`` (``seat`` is the winning side, or ``None`` on a tie),
+    ``reveal`` (``seat``'s hand ``cards`` shown to all) or ``premium``/``hand``
+    (game-specific). ``text`` says it in words.
+    """
+
+    kind: str
+    seat: int | None = None
+    action: Action | None = None
+    cards: CardMask = 0
+    points: int = 0
+    values: tuple[int, ...] = ()
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one player may see: equality-comparable, hashable, printable.
+
+    ``hands[s]`` is seat ``s``'s current hand if this player may see it, else
+    ``None``; ``hand_sizes`` are public. ``history`` is every public action so far
+    as ``(seat, action)``. ``legal_actions`` are this player's legal actions now
+    (for every seat it controls), as ``(seat, action)``. Each game adds its own
+    public fields in a subclass.
+    """
+
+    game: str
+    variant: str
+    viewer: int
+    hands: tuple[CardMask | None, ...]
+    hand_sizes: tuple[int, ...]
+    history: tuple[tuple[int, Action], ...]
+    current_player: int
+    legal_actions: tuple[tuple[int, Action], ...]
+    text: str = field(default="", compare=False, hash=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """The state protocol shared by both engines (see the module docstring)."""
+
+    game: str
+    num_seats: int
+
+    def current_player(self) -> int:
+        """Return the seat to act on the main line, or TERMINAL."""
+        ...
+
+    def actors(self) -> tuple[int, ...]:
+        """Return every seat with a legal action now, the main-line seat first."""
+        ...
+
+    def controller(self, seat: int) -> int:
+        """Return the seat of the player who decides for ``seat``."""
+        ...
+
+    def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
+        """Return ``seat``'s legal actions in a stable order (default: current player)."""
+        ...
+
+    def apply_action(self, action: Action, seat: int | None = None) -> None:
+        """Apply a legal action without checking it (the fast path)."""
+        ...
+
+    def act(self, action: Action | str, seat: int | None = None) -> None:
+        """Check and apply an action; raise IllegalActionError leaving the state as it was."""
+        ...
+
+    def clone(self) -> Self:
+        """Return an independent copy."""
+        ...
+
+    def child(self, action: Action, seat: int | None = None) -> Self:
+        """Return a copy with ``action`` applied."""
+        ...
+
+    def is_terminal(self) -> bool:
+        """Return whether the hand is over."""
+        ...
+
+    def returns(self) -> list[float]:
+        """Return each seat's result for this hand (see each game)."""
+        ...
+
+    def history(self) -> list[tuple[int, Action]]:
+        """Return every action so far as ``(seat, action)``."""
+        ...
+
+    def events(self) -> list[Event]:
+        """Return the public event log of the hand."""
+        ...
+
+    def observation(self, seat: int) -> Observation:
+        """Return what the player deciding for ``seat`` may see."""
+        ...
+
+    def resample_from_infostate(self, seat: int, rng: random.Random) -> Self:
+        """Return a state with the cards ``seat`` cannot see dealt again consistently."""
+        ...

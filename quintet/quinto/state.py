@@ -1,0 +1,957 @@
+"""One hand of Quinto: the doubling round, twelve tricks and the cachette.
+
+The state carries the game score at the start of the hand because the hand ends
+the moment quints bring a side to the target. Games and rubbers are run by
+:mod:`quintet.quinto.match`.
+
+>>> import random
+>>> s = QuintoState.deal(QuintoRules(), dealer=0, rng=random.Random(7))
+>>> s.current_player(), [action_str(a) for a in s.legal_actions()]
+(1, ['pass', 'double'])
+>>> s.act("double"); s.act("redouble"); s.act("pass"); s.act("pass")
+>>> s.multiplier, s.current_player()
+(4, 1)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from quintet.actions import (
+    DOUBLE,
+    PASS,
+    REDOUBLE,
+    Action,
+    action_str,
+    action_type,
+    is_play,
+    parse_action,
+)
+from quintet.cards import (
+    JOKER,
+    JOKER_BIT,
+    QUINTO_PACK,
+    SUIT_MASK,
+    SUIT_NAMES,
+    SUIT_OF,
+    Card,
+    CardMask,
+    card_display,
+    card_str,
+    cards_str,
+    hand_display,
+    mask_cards,
+    suit_cards,
+)
+from quintet.errors import IllegalActionError, InvalidActionError
+from quintet.game import TERMINAL, Event, Observation
+from quintet.quinto.rules import (
+    HAND_SIZE,
+    SEAT_NAMES,
+    SIDE_NAMES,
+    TRICK_VALUE,
+    TRICKS,
+    QuintoRules,
+    quint_points,
+    quints,
+)
+from quintet.sampling import deal_constrained
+
+DOUBLING: Final = 0
+PLAY: Final = 1
+OVER: Final = 2
+_PHASE_NAMES: Final = ("doubling", "play", "over")
+_NO_JOKER: Final = QUINTO_PACK ^ JOKER_BIT
+
+
+def seat_name(seat: int) -> str:
+    """Return ``seat 2 (South)``: how errors name a seat."""
+    return f"seat {seat} ({SEAT_NAMES[seat]})"
+
+
+def trick_winner(leader: int, cards: Sequence[Card]) -> int:
+    """Return the seat winning a complete trick led by ``leader`` (the joker never wins)."""
+    best = max(c for c in cards if c != JOKER)
+    return (leader + list(cards).index(best)) & 3
+
+
+class _Context:
+    """What every copy of a hand shares and never changes."""
+
+    __slots__ = (
+        "dealer",
+        "dummy",
+        "j11",
+        "leader0",
+        "lone",
+        "order",
+        "rules",
+        "snapshot",
+        "start_score",
+        "target",
+    )
+
+    def __init__(
+        self,
+        rules: QuintoRules,
+        dealer: int,
+        lone: int,
+        start_score: tuple[int, int],
+    ) -> None:
+        self.rules = rules
+        self.target = rules.target
+        self.j11 = rules.joker_eleventh_trick
+        self.dealer = dealer
+        self.lone = lone
+        self.dummy = (lone + 2) & 3 if lone >= 0 else -1
+        self.start_score = start_score
+        self.order = tuple(s for s in ((dealer + i) & 3 for i in range(1, 5)) if s != self.dummy)
+        self.leader0 = (dealer + 1) & 3
+        self.snapshot: QuintoState | None = None
+
+
+@dataclass(frozen=True)
+class QuintoObservation(Observation):
+    """A Quinto player's view: :class:`~quintet.game.Observation` plus the public table.
+
+    ``trick`` is the trick in progress as ``(seat, card)``; ``score`` the game score per
+    side (this hand's quints and, once counted, tricks included); ``cachette`` its cards
+    once taken (shown to all), else ``None``.
+    """
+
+    dealer: int = 0
+    lone_seat: int | None = None
+    phase: str = "doubling"
+    multiplier: int = 1
+    doubled_by: int | None = None
+    trick: tuple[tuple[int, Card], ...] = ()
+    tricks_played: int = 0
+    tricks_won: tuple[int, int] = (0, 0)
+    score: tuple[int, int] = (0, 0)
+    start_score: tuple[int, int] = (0, 0)
+    target: int = 250
+    cachette: CardMask | None = None
+    game_winner: int | None = None
+
+
+class QuintoState:
+    """A hand of Quinto; implements :class:`quintet.game.GameState`.
+
+    Seats 0 North, 1 East, 2 South, 3 West; side 0 is North-South, side 1 East-West.
+    In the dummy variant the lone player at ``lone_seat`` also decides for the dummy
+    hand opposite him.
+    """
+
+    __slots__ = (
+        "_cachette_side",
+        "_counted",
+        "_doubler",
+        "_hist",
+        "_i",
+        "_led",
+        "_tmask",
+        "_winner",
+        "cachette",
+        "ctx",
+        "hands",
+        "leader",
+        "multiplier",
+        "phase",
+        "score",
+        "trick",
+        "tricks_played",
+        "tricks_won",
+        "turn",
+    )
+
+    game = "quinto"
+    num_seats = 4
+
+    ctx: _Context
+    hands: list[CardMask]
+    cachette: CardMask
+    phase: int
+    turn: int
+    multiplier: int
+    trick: list[Card]
+    leader: int
+    tricks_played: int
+    tricks_won: list[int]
+    score: list[int]
+    _i: int
+    _doubler: int
+    _tmask: CardMask
+    _led: int
+    _winner: int
+    _cachette_side: int
+    _counted: bool
+    _hist: list[int]
+
+    # ----------------------------------------------------------------- creation
+
+    @classmethod
+    def new(
+        cls,
+        rules: QuintoRules,
+        dealer: int,
+        hands: Sequence[CardMask],
+        cachette: CardMask,
+        score: tuple[int, int] = (0, 0),
+        lone_seat: int | None = None,
+    ) -> QuintoState:
+        """Return a hand about to start its doubling round, from a dealt pack.
+
+        ``score`` is the game score per side before this hand.
+
+        Raises:
+            IllegalActionError: never. ValueError (InvalidOptionError) if the deal is not a
+                complete pack of 12 + 12 + 12 + 12 + 5 cards or seats are out of range.
+        """
+        _check_deal(hands, cachette)
+        if not 0 <= dealer < 4:
+            raise ValueError(f"dealer {dealer} is out of range 0..3")
+        lone = _check_lone(rules, lone_seat)
+        if lone >= 0 and dealer == (lone + 2) & 3:
+            raise ValueError(f"the dummy seat {dealer} never deals")
+        ctx = _Context(rules, dealer, lone, (int(score[0]), int(score[1])))
+        s = cls.__new__(cls)
+        s.ctx = ctx
+        s.hands = list(hands)
+        s.cachette = cachette
+        s.phase = DOUBLING
+        s._i = 0
+        s.turn = ctx.order[0]
+        s.multiplier = 1
+        s._doubler = -1
+        s.trick = []
+        s._tmask = 0
+        s._led = -1
+        s.leader = ctx.leader0
+        s.tricks_played = 0
+        s.tricks_won = [0, 0]
+        s.score = list(ctx.start_score)
+        s._winner = -1
+        s._cachette_side = -1
+        s._counted = False
+        s._hist = []
+        ctx.snapshot = s.clone()
+        return s
+
+    @classmethod
+    def deal(
+        cls,
+        rules: QuintoRules,
+        dealer: int,
+        rng: random.Random,
+        score: tuple[int, int] = (0, 0),
+        lone_seat: int | None = None,
+    ) -> QuintoState:
+        """Return a hand dealt at random with ``rng``: 12 cards each and a cachette of 5."""
+        hands, cachette = random_deal(rng)
+        return cls.new(rules, dealer, hands, cachette, score, lone_seat)
+
+    @classmethod
+    def from_position(
+        cls,
+        hands: Sequence[CardMask],
+        leader: int,
+        rules: QuintoRules | None = None,
+        *,
+        trick: Sequence[Card] = (),
+        cachette: CardMask = 0,
+        multiplier: int = 1,
+        score: tuple[int, int] = (0, 0),
+        tricks_won: tuple[int, int] = (0, 0),
+        lone_seat: int | None = None,
+    ) -> QuintoState:
+        """Return a position in the play of a hand (for endgames, puzzles and the solver).
+
+        ``hands`` are the cards still held; ``trick`` the cards already played to the
+        current trick, led by ``leader``. The number of tricks already played is
+        ``12 - (cards in the leader's hand + cards he has played to the trick)``.
+        ``cachette`` may be empty (0) or 5 cards.
+
+        Raises:
+            ValueError: hand sizes that do not fit one position, a card given twice.
+        """
+        rules = rules or QuintoRules()
+        lone = _check_lone(rules, lone_seat)
+        seen = 0
+        for m in [*hands, cachette, *(1 << c for c in trick)]:
+            if seen & m:
+                raise ValueError(f"card {cards_str(seen & m)} given twice")
+            seen |= m
+        if len(hands) != 4 or len(trick) > 3 or not 0 <= leader < 4:
+            raise ValueError("a position has 4 hands, a leader 0..3 and at most 3 trick cards")
+        if cachette and cachette.bit_count() != 5:
+            raise ValueError("the cachette has 5 cards (or 0 to leave it out)")
+        left = hands[leader].bit_count() + (1 if trick else 0)
+        for i in range(4):
+            seat = (leader + i) & 3
+            want = left - 1 if i < len(trick) else left
+            if hands[seat].bit_count() != want:
+                raise ValueError(
+                    f"{seat_name(seat)} holds {hands[seat].bit_count()} cards, expected {want}"
+                )
+        if not 1 <= left <= HAND_SIZE:
+            raise ValueError(f"a hand holds 1 to {HAND_SIZE} cards")
+        dealer = (leader + 3) & 3
+        ctx = _Context(rules, dealer, lone, (int(score[0]), int(score[1])))
+        s = cls.__new__(cls)
+        s.ctx = ctx
+        s.hands = list(hands)
+        s.cachette = cachette
+        s.phase = PLAY
+        s._i = len(ctx.order)
+        s.multiplier = multiplier
+        s._doubler = -1 if multiplier == 1 else 0
+        s.trick = list(trick)
+        s._tmask = 0
+        for c in trick:
+            s._tmask |= 1 << c
+        s._led = SUIT_OF[trick[0]] if trick else -1
+        s.leader = leader
+        s.turn = (leader + len(trick)) & 3
+        s.tricks_played = TRICKS - left
+        s.tricks_won = list(tricks_won)
+        s.score = [int(score[0]), int(score[1])]
+        s._winner = -1
+        s._cachette_side = -1
+        s._counted = False
+        s._hist = []
+        ctx.snapshot = s.clone()
+        return s
+
+    def clone(self) -> QuintoState:
+        """Return an independent copy (history included)."""
+        s = QuintoState.__new__(QuintoState)
+        s.ctx = self.ctx
+        s.hands = self.hands[:]
+        s.cachette = self.cachette
+        s.phase = self.phase
+        s.turn = self.turn
+        s._i = self._i
+        s.multiplier = self.multiplier
+        s._doubler = self._doubler
+        s.trick = self.trick[:]
+        s._tmask = self._tmask
+        s._led = self._led
+        s.leader = self.leader
+        s.tricks_played = self.tricks_played
+        s.tricks_won = self.tricks_won[:]
+        s.score = self.score[:]
+        s._winner = self._winner
+        s._cachette_side = self._cachette_side
+        s._counted = self._counted
+        s._hist = self._hist[:]
+        return s
+
+    __copy__ = clone
+
+    def child(self, action: Action, seat: int | None = None) -> QuintoState:
+        """Return a copy with ``action`` applied (unchecked)."""
+        s = self.clone()
+        s.apply_action(action, seat)
+        return s
+
+    # ------------------------------------------------------------ the protocol
+
+    @property
+    def rules(self) -> QuintoRules:
+        """The rules this hand is played under."""
+        return self.ctx.rules
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        return self.ctx.dealer
+
+    @property
+    def lone_seat(self) -> int | None:
+        """The lone player's seat in the dummy variant, else None."""
+        return self.ctx.lone if self.ctx.lone >= 0 else None
+
+    @property
+    def dummy_seat(self) -> int | None:
+        """The dummy hand's seat in the dummy variant, else None."""
+        return self.ctx.dummy if self.ctx.dummy >= 0 else None
+
+    @property
+    def start_score(self) -> tuple[int, int]:
+        """The game score per side before this hand."""
+        return self.ctx.start_score
+
+    @property
+    def doubled_by(self) -> int | None:
+        """The side that doubled, or None."""
+        return self._doubler if self._doubler >= 0 else None
+
+    @property
+    def game_winner(self) -> int | None:
+        """The side that won the game in this hand, or None (not yet, or a tie)."""
+        return self._winner if self._winner >= 0 else None
+
+    @property
+    def cachette_side(self) -> int | None:
+        """The side that took the cachette, or None."""
+        return self._cachette_side if self._cachette_side >= 0 else None
+
+    @property
+    def tied(self) -> bool:
+        """Whether the hand ended with both sides exactly level at or past the target."""
+        a, b = self.score
+        return self.phase == OVER and self._winner < 0 and a == b and a >= self.ctx.target
+
+    def current_player(self) -> int:
+        """Return the seat to act, or TERMINAL."""
+        return self.turn if self.phase != OVER else TERMINAL
+
+    def actors(self) -> tuple[int, ...]:
+        """Return the seats that may act now (in Quinto only the seat to act)."""
+        return (self.turn,) if self.phase != OVER else ()
+
+    def controller(self, seat: int) -> int:
+        """Return who decides for ``seat``: the lone player for the dummy, else the seat."""
+        return self.ctx.lone if seat == self.ctx.dummy else seat
+
+    def is_terminal(self) -> bool:
+        """Return whether the hand is over (played out, or abandoned when the game ended)."""
+        return self.phase == OVER
+
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+        """Return the legal actions of ``seat`` (default: the seat to act), ascending.
+
+        >>> s = QuintoState.from_position([0b11 << 13, 0b11, 0b11 << 26, JOKER_BIT | 1 << 39],
+        ...                               leader=3)
+        >>> [card_str(c) for c in s.legal_actions()]   # the joker may not be led
+        ['2H']
+        """
+        phase = self.phase
+        if phase == PLAY:
+            if seat is not None and seat != self.turn:
+                return ()
+            hand = self.hands[self.turn]
+            if not self.trick:
+                if hand == JOKER_BIT:
+                    return (JOKER,)
+                return mask_cards(hand & _NO_JOKER)
+            led = self._led
+            if led < 0:
+                return mask_cards(hand)
+            follow = suit_cards(hand, led)
+            if follow:
+                if hand & JOKER_BIT:
+                    if self.tricks_played == 10 and self.ctx.j11 and len(follow) == 1:
+                        return self._joker_eleventh(hand)
+                    return (*follow, JOKER)
+                return follow
+            if self.tricks_played == 10 and self.ctx.j11 and hand & JOKER_BIT:
+                return self._joker_eleventh(hand)
+            return mask_cards(hand)
+        if phase == DOUBLING:
+            if seat is not None and seat != self.turn:
+                return ()
+            m = self.multiplier
+            if m == 1:
+                return (PASS, DOUBLE)
+            if m == 2 and self._doubler != self.turn & 1:
+                return (PASS, REDOUBLE)
+            return (PASS,)
+        return ()
+
+    def _joker_eleventh(self, hand: CardMask) -> tuple[Action, ...]:
+        # Option joker_eleventh_trick: holding the joker and one other card at the 11th
+        # trick, not on lead, the joker must go if the other card would head the trick.
+        other = hand ^ JOKER_BIT
+        if other.bit_count() == 1 and other > self._tmask & _NO_JOKER:
+            return (JOKER,)
+        return mask_cards(hand)
+
+    def apply_action(self, action: Action, seat: int | None = None) -> None:
+        """Apply a legal action of the seat to act, without checking it."""
+        if self.phase == PLAY:
+            s = self.turn
+            self.hands[s] ^= 1 << action
+            self._hist.append(s << 8 | action)
+            t = self.trick
+            t.append(action)
+            self._tmask |= 1 << action
+            if len(t) == 1:
+                self._led = SUIT_OF[action]
+            if len(t) < 4:
+                self.turn = (s + 1) & 3
+            else:
+                self._end_trick()
+        else:
+            self._doubling(action)
+
+    def _doubling(self, action: Action) -> None:
+        s = self.turn
+        self._hist.append(s << 8 | action)
+        if action == DOUBLE:
+            self.multiplier = 2
+            self._doubler = s & 1
+        elif action == REDOUBLE:
+            self.multiplier = 4
+        self._i += 1
+        order = self.ctx.order
+        if self._i < len(order):
+            self.turn = order[self._i]
+        else:
+            self.phase = PLAY
+            self.turn = self.leader = self.ctx.leader0
+
+    def _end_trick(self) -> None:
+        m = self._tmask
+        t = self.trick
+        w = (self.leader + t.index((m & _NO_JOKER).bit_length() - 1)) & 3
+        side = w & 1
+        self.tricks_won[side] += 1
+        self.tricks_played += 1
+        q = quint_points(m)
+        if q:
+            score = self.score
+            score[side] += q
+            if score[side] >= self.ctx.target:
+                self._game_won(side)
+                return
+        self.trick = []
+        self._tmask = 0
+        self.leader = self.turn = w
+        if self.tricks_played == TRICKS:
+            self._last_trick_done(side)
+
+    def _last_trick_done(self, side: int) -> None:
+        self._cachette_side = side
+        self.tricks_won[side] += 1
+        score = self.score
+        q = quint_points(self.cachette)
+        if q:
+            score[side] += q
+            if score[side] >= self.ctx.target:
+                self._game_won(side)
+                return
+        value = TRICK_VALUE * self.multiplier
+        score[0] += self.tricks_won[0] * value
+        score[1] += self.tricks_won[1] * value
+        self._counted = True
+        a, b = score
+        if (a >= self.ctx.target or b >= self.ctx.target) and a != b:
+            self._winner = 0 if a > b else 1
+        self.phase = OVER
+
+    def _game_won(self, side: int) -> None:
+        self._winner = side
+        self.phase = OVER
+
+    def hand_points(self) -> tuple[int, int]:
+        """Return the points each side has scored in this hand so far."""
+        s0, s1 = self.ctx.start_score
+        return self.score[0] - s0, self.score[1] - s1
+
+    def returns(self) -> list[float]:
+        """Return each seat's side's hand points minus the other side's (zero-sum)."""
+        a, b = self.hand_points()
+        d = float(a - b)
+        return [d, -d, d, -d]
+
+    def history(self) -> list[tuple[int, Action]]:
+        """Return every action so far as ``(seat, action)``; dummy plays carry its seat."""
+        return [(h >> 8, h & 0xFF) for h in self._hist]
+
+    # ---------------------------------------------------------- checked input
+
+    def act(self, action: Action | str, seat: int | None = None) -> None:
+        """Check and apply ``action`` (an action number or text such as ``QS``, ``double``).
+
+        Raises:
+            InvalidActionError: the text or number names no action.
+            IllegalActionError: the rules do not allow it now; the state is unchanged.
+        """
+        a = self.parse(action)
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4
+        ):
+            raise IllegalActionError(f"seat {seat!r} is out of range 0..3")
+        if a not in self.legal_actions(seat):
+            raise IllegalActionError(self.why_illegal(a, self.turn if seat is None else seat))
+        self.apply_action(a, seat)
+
+    def parse(self, action: Action | str) -> Action:
+        """Return the action number of ``action`` (number or text) if Quinto has it.
+
+        Raises:
+            InvalidActionError: not a Quinto action.
+        """
+        a = parse_action(action) if isinstance(action, str) else action
+        if isinstance(a, bool) or not isinstance(a, int):
+            raise InvalidActionError(f"not an action: {action!r}")
+        if not (is_play(a) or a in (PASS, DOUBLE, REDOUBLE)):
+            try:
+                name = action_type(a)
+            except InvalidActionError:
+                raise InvalidActionError(f"not an action number: {a!r}") from None
+            raise InvalidActionError(f"{name} is not a Quinto action")
+        return a
+
+    def why_illegal(self, a: Action, seat: int) -> str:
+        """Return why ``seat`` may not take action ``a`` now (for error messages)."""
+        who = seat_name(seat)
+        if self.phase == OVER:
+            if self._winner >= 0:
+                return f"the hand is over: {SIDE_NAMES[self._winner]} won the game"
+            return "the hand is over"
+        if seat != self.turn:
+            owner = self.controller(self.turn)
+            extra = f", played by {seat_name(owner)}" if owner != self.turn else ""
+            if self.ctx.dummy == seat and self.phase == DOUBLING:
+                return f"{who} is the dummy and takes no part in the doubling round"
+            return f"it is {seat_name(self.turn)}'s turn{extra}, not {who}'s"
+        if self.phase == DOUBLING:
+            if is_play(a):
+                return f"{who} cannot play a card during the doubling round"
+            if a == DOUBLE:
+                return f"{who} cannot double: {SIDE_NAMES[self._doubler]} already doubled"
+            if a == REDOUBLE:
+                if self.multiplier == 1:
+                    return f"{who} cannot redouble: nobody has doubled"
+                if self.multiplier == 4:
+                    return f"{who} cannot redouble: the double is already redoubled"
+                return f"{who} cannot redouble his own side's double"
+            return f"{who} cannot {action_str(a)} now"
+        if not is_play(a):
+            return f"{who} cannot {action_str(a)}: the doubling round is over"
+        hand = self.hands[seat]
+        if not hand >> a & 1:
+            return f"{who} does not hold {card_str(a)}; holds {cards_str(hand)}"
+        if not self.trick and a == JOKER:
+            return f"{who} may not lead the joker while holding other cards"
+        if self._led >= 0:
+            follow = suit_cards(hand, self._led)
+            if follow and a != JOKER and SUIT_OF[a] != self._led:
+                return f"{who} must follow {SUIT_NAMES[self._led]}; holds {cards_str(follow)}"
+        if self.tricks_played == 10 and self.ctx.j11 and a != JOKER:
+            return (
+                f"{who} must play the joker: {card_str(a)} would be the highest card of the "
+                f"11th trick so far (rule joker_eleventh_trick)"
+            )
+        return f"{who} cannot play {card_str(a)} now"
+
+    # ------------------------------------------------------------ information
+
+    def visible_seats(self, viewer: int) -> tuple[int, ...]:
+        """Return the seats whose hands the player deciding for ``viewer`` may see."""
+        v = self.controller(viewer)
+        ctx = self.ctx
+        if v != ctx.lone:
+            return (v,)
+        if self.phase != DOUBLING:
+            return (v, ctx.dummy)
+        if ctx.rules.dummy_double_view == "leading" and ctx.dealer != v:
+            # Hoyle: when an opponent deals, the lone player doubles from the one of his
+            # two hands that plays first to the first trick.
+            for i in range(1, 5):
+                s = (ctx.dealer + i) & 3
+                if s in (v, ctx.dummy):
+                    return (s,)
+        return (v,)
+
+    def observation(self, seat: int) -> QuintoObservation:
+        """Return what the player deciding for ``seat`` may see now."""
+        v = self.controller(seat)
+        vis = self.visible_seats(v)
+        hands = tuple(self.hands[s] if s in vis else None for s in range(4))
+        turn = self.current_player()
+        legal: tuple[tuple[int, Action], ...] = ()
+        if turn >= 0 and self.controller(turn) == v:
+            legal = tuple((turn, a) for a in self.legal_actions())
+        return QuintoObservation(
+            game="quinto",
+            variant=self.ctx.rules.variant,
+            viewer=v,
+            hands=hands,
+            hand_sizes=tuple(m.bit_count() for m in self.hands),
+            history=tuple(self.history()),
+            current_player=turn,
+            legal_actions=legal,
+            text=self.render(viewer=v),
+            dealer=self.ctx.dealer,
+            lone_seat=self.lone_seat,
+            phase=_PHASE_NAMES[self.phase],
+            multiplier=self.multiplier,
+            doubled_by=self.doubled_by,
+            trick=self.trick_pairs(),
+            tricks_played=self.tricks_played,
+            tricks_won=(self.tricks_won[0], self.tricks_won[1]),
+            score=(self.score[0], self.score[1]),
+            start_score=self.ctx.start_score,
+            target=self.ctx.target,
+            cachette=self.cachette if self._cachette_side >= 0 else None,
+            game_winner=self.game_winner,
+        )
+
+    def trick_pairs(self) -> tuple[tuple[int, Card], ...]:
+        """Return the trick in progress as ``(seat, card)`` in play order."""
+        return tuple(((self.leader + i) & 3, c) for i, c in enumerate(self.trick))
+
+    def _constraints(self) -> list[CardMask]:
+        """Return per seat the cards its play has shown it cannot hold."""
+        forbidden = [0, 0, 0, 0]
+        snap = self.ctx.snapshot
+        assert snap is not None
+        trick = list(snap.trick)
+        led = snap._led
+        tricks_played = snap.tricks_played
+        for h in self._hist:
+            seat, a = h >> 8, h & 0xFF
+            if not is_play(a):
+                continue
+            if not trick:
+                led = SUIT_OF[a]
+            else:
+                if a != JOKER and led >= 0 and SUIT_OF[a] != led:
+                    forbidden[seat] |= SUIT_MASK[led]
+                if tricks_played == 10 and self.ctx.j11 and a != JOKER:
+                    best = max((c for c in trick if c != JOKER), default=-1)
+                    if a > best:
+                        forbidden[seat] |= JOKER_BIT
+            trick.append(a)
+            if len(trick) == 4:
+                trick = []
+                tricks_played += 1
+        return forbidden
+
+    def resample_from_infostate(self, seat: int, rng: random.Random) -> QuintoState:
+        """Return a copy where the cards ``seat``'s player cannot see are dealt again.
+
+        Hidden hands keep their sizes and never receive a card of a suit their holder
+        has shown void in (or, under ``joker_eleventh_trick``, a joker its play has ruled
+        out); the cachette is dealt too until it is taken. The result's observation for
+        ``seat`` equals this state's.
+        """
+        vis = self.visible_seats(seat)
+        hidden = [s for s in range(4) if s not in vis]
+        cachette_hidden = self._cachette_side < 0
+        pool = 0
+        for s in hidden:
+            pool |= self.hands[s]
+        if cachette_hidden:
+            pool |= self.cachette
+        forbidden = self._constraints()
+        slots = [(self.hands[s].bit_count(), forbidden[s]) for s in hidden]
+        if cachette_hidden:
+            slots.append((self.cachette.bit_count(), 0))
+        dealt = deal_constrained(pool, slots, rng)
+        out = self.clone()
+        for s, m in zip(hidden, dealt, strict=False):
+            out.hands[s] = m
+        if cachette_hidden:
+            out.cachette = dealt[-1]
+        out._rebase()
+        return out
+
+    def _rebase(self) -> None:
+        """Give this state its own context whose snapshot matches its current cards."""
+        old = self.ctx
+        snap = old.snapshot
+        assert snap is not None
+        ctx = _Context(old.rules, old.dealer, old.lone, old.start_score)
+        played = [0, 0, 0, 0]
+        for h in self._hist:
+            a = h & 0xFF
+            if is_play(a):
+                played[h >> 8] |= 1 << a
+        new_snap = snap.clone()
+        new_snap.ctx = ctx
+        new_snap.hands = [self.hands[s] | played[s] for s in range(4)]
+        new_snap.cachette = self.cachette
+        ctx.snapshot = new_snap
+        self.ctx = ctx
+
+    def initial_hands(self) -> tuple[list[CardMask], CardMask]:
+        """Return the hands and cachette as they were when this hand (or position) began."""
+        snap = self.ctx.snapshot
+        assert snap is not None
+        return snap.hands[:], snap.cachette
+
+    def events(self) -> list[Event]:
+        """Return the public event log: every action, trick, cachette and result."""
+        snap = self.ctx.snapshot
+        assert snap is not None
+        st = snap.clone()
+        out: list[Event] = []
+        for seat, a in self.history():
+            cards = [*st.trick, a] if is_play(a) else []
+            leader = st.leader
+            played = st.tricks_played
+            st.apply_action(a)
+            out.append(Event("action", seat, a, text=f"{SEAT_NAMES[seat]}: {action_str(a)}"))
+            if st.tricks_played > played:
+                w = trick_winner(leader, cards)
+                m = 0
+                for c in cards:
+                    m |= 1 << c
+                q = quint_points(m)
+                desc = ", ".join(f"{n} {v}" for n, v in quints(m))
+                out.append(
+                    Event(
+                        "trick",
+                        w,
+                        cards=m,
+                        points=q,
+                        text=f"{SEAT_NAMES[w]} wins trick {st.tricks_played}"
+                        + (f": quints {desc}" if desc else ""),
+                    )
+                )
+            if st.tricks_played > played and st._cachette_side >= 0:
+                side = st._cachette_side
+                q = quint_points(st.cachette)
+                desc = ", ".join(f"{n} {v}" for n, v in quints(st.cachette))
+                out.append(
+                    Event(
+                        "cachette",
+                        side,
+                        cards=st.cachette,
+                        points=q,
+                        text=f"{SIDE_NAMES[side]} take the cachette {cards_str(st.cachette)}"
+                        + (f": quints {desc}" if desc else ""),
+                    )
+                )
+            if st.phase == OVER:
+                if st._counted:
+                    value = TRICK_VALUE * st.multiplier
+                    tp = (st.tricks_won[0] * value, st.tricks_won[1] * value)
+                    out.append(
+                        Event(
+                            "tricks",
+                            values=tp,
+                            text=f"tricks {st.tricks_won[0]}-{st.tricks_won[1]} "
+                            f"at {value}: {SIDE_NAMES[0]} {tp[0]}, {SIDE_NAMES[1]} {tp[1]}",
+                        )
+                    )
+                if st._winner >= 0:
+                    out.append(
+                        Event(
+                            "game",
+                            st._winner,
+                            values=(st.score[0], st.score[1]),
+                            text=f"{SIDE_NAMES[st._winner]} win the game "
+                            f"{st.score[st._winner]} to {st.score[1 - st._winner]}",
+                        )
+                    )
+                elif st.tied:
+                    out.append(
+                        Event(
+                            "game",
+                            None,
+                            values=(st.score[0], st.score[1]),
+                            text=f"tie at {st.score[0]}: another hand is played",
+                        )
+                    )
+        return out
+
+    # --------------------------------------------------------------- display
+
+    def render(self, viewer: int | None = None) -> str:
+        """Return the table as text; ``viewer`` hides what that seat's player cannot see."""
+        ctx = self.ctx
+        vis = range(4) if viewer is None else self.visible_seats(viewer)
+        rules = ctx.rules
+        head = f"Quinto ({rules.variant})  dealer {SEAT_NAMES[ctx.dealer]}"
+        if ctx.lone >= 0:
+            head += f"  lone {SEAT_NAMES[ctx.lone]}, dummy {SEAT_NAMES[ctx.dummy]}"
+        if self.multiplier > 1:
+            word = "doubled" if self.multiplier == 2 else "redoubled"
+            head += f"  {word} (tricks x{self.multiplier})"
+        a, b = self.hand_points()
+        lines = [
+            head,
+            f"Score  {SIDE_NAMES[0]} {self.score[0]} ({a:+d} this hand)   "
+            f"{SIDE_NAMES[1]} {self.score[1]} ({b:+d})   target {ctx.target}   "
+            f"tricks {self.tricks_won[0]}-{self.tricks_won[1]}",
+        ]
+        for s in range(4):
+            tag = " (dummy)" if s == ctx.dummy else ""
+            if s in vis:
+                body = hand_display(self.hands[s])
+            else:
+                body = f"[{self.hands[s].bit_count()} cards]"
+            lines.append(f"  {SEAT_NAMES[s]:<6}{tag:<8} {body}")
+        if self.phase == DOUBLING:
+            lines.append(f"Doubling round: {SEAT_NAMES[self.turn]} to speak")
+        elif self.phase == PLAY:
+            played = "  ".join(
+                f"{SEAT_NAMES[s][0]} {card_display(c)}" for s, c in self.trick_pairs()
+            )
+            lines.append(
+                f"Trick {self.tricks_played + 1}: {played or '-'}   {SEAT_NAMES[self.turn]} to play"
+            )
+        else:
+            if self._winner >= 0:
+                lines.append(f"Hand over: {SIDE_NAMES[self._winner]} win the game")
+            elif self.tied:
+                lines.append("Hand over: tie at or past the target, another hand follows")
+            else:
+                lines.append("Hand over")
+        if self._cachette_side >= 0:
+            lines.append(
+                f"Cachette ({SIDE_NAMES[self._cachette_side]}): {hand_display(self.cachette)}"
+            )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return (
+            f"<QuintoState {_PHASE_NAMES[self.phase]} trick {self.tricks_played + 1} "
+            f"score {self.score[0]}-{self.score[1]}>"
+        )
+
+
+def random_deal(rng: random.Random) -> tuple[list[CardMask], CardMask]:
+    """Return four 12-card hands and a 5-card cachette dealt from a shuffled 53-card pack."""
+    cards = list(range(53))
+    rng.shuffle(cards)
+    cachette = 0
+    for c in cards[:5]:
+        cachette |= 1 << c
+    hands = []
+    for i in range(4):
+        m = 0
+        for c in cards[5 + 12 * i : 17 + 12 * i]:
+            m |= 1 << c
+        hands.append(m)
+    return hands, cachette
+
+
+def _check_deal(hands: Sequence[CardMask], cachette: CardMask) -> None:
+    if len(hands) != 4:
+        raise ValueError(f"a Quinto deal has 4 hands, not {len(hands)}")
+    seen = 0
+    for i, m in enumerate(hands):
+        if m.bit_count() != HAND_SIZE:
+            raise ValueError(f"{seat_name(i)} is dealt {m.bit_count()} cards, not {HAND_SIZE}")
+        if seen & m:
+            raise ValueError(f"card {cards_str(seen & m)} is dealt twice")
+        seen |= m
+    if cachette.bit_count() != 5:
+        raise ValueError(f"the cachette has {cachette.bit_count()} cards, not 5")
+    if seen & cachette:
+        raise ValueError(f"card {cards_str(seen & cachette)} is dealt twice")
+    seen |= cachette
+    if seen != QUINTO_PACK:
+        raise ValueError(f"the deal is not a Quinto pack: missing {cards_str(QUINTO_PACK & ~seen)}")
+
+
+def _check_lone(rules: QuintoRules, lone_seat: int | None) -> int:
+    if rules.variant == "dummy":
+        if lone_seat is None or not 0 <= lone_seat < 4:
+            raise ValueError("the dummy variant needs a lone seat 0..3")
+        return lone_seat
+    if lone_seat is not None:
+        raise ValueError("only the dummy variant has a lone seat")
+    return -1

@@ -1,0 +1,353 @@
+"""Game records: read, validate, write and replay them, and score them.
+
+The format is ``shared/spec/record-format.md``: a JSON document with the deals and
+every action of a match. :func:`read_record` checks the shape (``unreadable`` or
+``invalid`` errors), :func:`replay` plays it under the rules (``invalid`` for a
+wrong dealer or an unfinished hand, ``illegal action`` for the rest), and
+:func:`score` returns what ``quintet score`` prints. Every error is a
+:class:`~quintet.errors.RecordError` and nothing is scored from a rejected record.
+
+>>> rec = read_record(example_text("quinto-partnership"))
+>>> score(rec)["games"]
+[{'score': [240, 195], 'winner': None}]
+>>> read_record(dumps(rec)) == rec
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Final
+
+from quintet.actions import ACTION_FIELDS, Action, action_from_json, action_to_json
+from quintet.cards import CardMask, card_str, mask_cards, parse_card
+from quintet.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    InvalidCardError,
+    InvalidOptionError,
+    RecordError,
+)
+from quintet.quinto import QuintoMatch, QuintoRules
+
+FORMAT: Final = "quintet-record"
+VERSION: Final = 1
+GAMES: Final = {"quinto": ("partnership", "dummy"), "quintus": ("base", "bidding")}
+_QUINTO_TYPES: Final = ("play", "pass", "double", "redouble")
+_TOP_FIELDS: Final = ("format", "version", "game", "variant", "options", "lone_seat", "hands")
+
+JSON = dict[str, Any]
+
+
+@dataclass
+class HandRecord:
+    """One hand of a record: its dealer, the deal (masks per seat) and its actions.
+
+    ``extra`` keeps optional fields of the hand object and ``action_extra`` those of
+    its action objects (by index), so that they are written back unchanged.
+    """
+
+    dealer: int
+    hands: list[CardMask]
+    cachette: CardMask | None
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+    extra: JSON = field(default_factory=dict)
+    action_extra: dict[int, JSON] = field(default_factory=dict)
+
+
+@dataclass
+class Record:
+    """A whole game record (see record-format.md)."""
+
+    game: str
+    variant: str
+    options: JSON = field(default_factory=dict)
+    lone_seat: int | None = None
+    hands: list[HandRecord] = field(default_factory=list)
+    extra: JSON = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        """Return the record as a JSON-ready dict, cards in canonical form."""
+        out: JSON = {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "variant": self.variant,
+            "options": dict(self.options),
+            "lone_seat": self.lone_seat,
+            "hands": [_hand_to_json(h) for h in self.hands],
+        }
+        out.update(self.extra)
+        return out
+
+
+def _hand_to_json(h: HandRecord) -> JSON:
+    deal: JSON = {"hands": [[card_str(c) for c in mask_cards(m)] for m in h.hands]}
+    if h.cachette is not None:
+        deal["cachette"] = [card_str(c) for c in mask_cards(h.cachette)]
+    actions = []
+    for i, (seat, a) in enumerate(h.actions):
+        obj = action_to_json(a, seat)
+        obj.update(h.action_extra.get(i, {}))
+        actions.append(obj)
+    out: JSON = {"dealer": h.dealer, "deal": deal, "actions": actions}
+    out.update(h.extra)
+    return out
+
+
+def dumps(record: Record) -> str:
+    """Return the record as JSON text (one space indent, as the spec's examples)."""
+    return json.dumps(record.to_json(), indent=1, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def read_record(text: str | bytes) -> Record:
+    """Parse and shape-check a record from JSON text.
+
+    Raises:
+        RecordError: ``unreadable`` (not JSON) or ``invalid`` (wrong shape).
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise RecordError("unreadable", f"not JSON: {e}") from None
+    return record_from_json(data)
+
+
+def record_from_json(data: object) -> Record:
+    """Shape-check a parsed JSON value and return the record.
+
+    Raises:
+        RecordError: ``invalid`` with the hand and action of the first fault.
+    """
+    if not isinstance(data, dict):
+        raise RecordError("invalid", f"a record is a JSON object, not {type(data).__name__}")
+    for name in ("format", "version", "game", "variant", "hands"):
+        if name not in data:
+            raise RecordError("invalid", f"missing field '{name}'")
+    if data["format"] != FORMAT:
+        raise RecordError("invalid", f"format must be '{FORMAT}', not {data['format']!r}")
+    if data["version"] != VERSION or not _int(data["version"]):
+        raise RecordError("invalid", f"unsupported version {data['version']!r} (expected 1)")
+    game = data["game"]
+    if game not in GAMES:
+        raise RecordError("invalid", f"unknown game {game!r} (expected quinto or quintus)")
+    variant = data["variant"]
+    if variant not in GAMES[game]:
+        raise RecordError(
+            "invalid", f"unknown {game} variant {variant!r} (expected {' or '.join(GAMES[game])})"
+        )
+    options = data.get("options")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise RecordError("invalid", "options must be an object")
+    if game == "quintus":
+        raise RecordError("invalid", "quintus records are not supported by this version yet")
+    try:
+        QuintoRules.from_options(variant, options)
+    except InvalidOptionError as e:
+        raise RecordError("invalid", str(e)) from None
+    lone = data.get("lone_seat")
+    if variant == "dummy":
+        if not isinstance(lone, int) or isinstance(lone, bool) or not 0 <= lone < 4:
+            raise RecordError("invalid", f"a dummy record needs lone_seat 0..3, not {lone!r}")
+    elif lone is not None:
+        raise RecordError("invalid", f"lone_seat must be null in a {variant} record")
+    hands = data["hands"]
+    if not isinstance(hands, list):
+        raise RecordError("invalid", "hands must be a list")
+    extra = {k: v for k, v in data.items() if k not in _TOP_FIELDS}
+    return Record(
+        game=game,
+        variant=variant,
+        options=dict(options),
+        lone_seat=lone,
+        hands=[_read_hand(i, h) for i, h in enumerate(hands)],
+        extra=extra,
+    )
+
+
+def _read_cards(hand: int, what: str, value: object, size: int) -> CardMask:
+    if not isinstance(value, list):
+        raise RecordError("invalid", f"{what} must be a list of card codes", hand)
+    m = 0
+    for code in value:
+        try:
+            if not isinstance(code, str):
+                raise InvalidCardError(f"not a card code: {code!r}")
+            c = parse_card(code)
+        except InvalidCardError as e:
+            raise RecordError("invalid", f"{what}: {e}", hand) from None
+        if m >> c & 1:
+            raise RecordError("invalid", f"{what}: card {card_str(c)} given twice", hand)
+        m |= 1 << c
+    if len(value) != size:
+        raise RecordError("invalid", f"{what} has {len(value)} cards, not {size}", hand)
+    return m
+
+
+def _read_hand(i: int, obj: object) -> HandRecord:
+    if not isinstance(obj, dict):
+        raise RecordError("invalid", "a hand must be an object", i)
+    for name in ("dealer", "deal", "actions"):
+        if name not in obj:
+            raise RecordError("invalid", f"hand has no '{name}'", i)
+    dealer = obj["dealer"]
+    if not _int(dealer) or not 0 <= dealer < 4:
+        raise RecordError("invalid", f"dealer {dealer!r} is out of range 0..3", i)
+    deal = obj["deal"]
+    if not isinstance(deal, dict) or "hands" not in deal or "cachette" not in deal:
+        raise RecordError("invalid", "deal must be an object with 'hands' and 'cachette'", i)
+    seats = deal["hands"]
+    if not isinstance(seats, list) or len(seats) != 4:
+        raise RecordError("invalid", "deal.hands must list the 4 seats' hands", i)
+    masks = [_read_cards(i, f"deal.hands[{s}]", seats[s], 12) for s in range(4)]
+    cachette = _read_cards(i, "deal.cachette", deal["cachette"], 5)
+    seen = 0
+    for m in [*masks, cachette]:
+        if seen & m:
+            dup = card_str(mask_cards(seen & m)[0])
+            raise RecordError("invalid", f"card {dup} is dealt twice: not a complete pack", i)
+        seen |= m
+    actions_in = obj["actions"]
+    if not isinstance(actions_in, list):
+        raise RecordError("invalid", "actions must be a list", i)
+    actions: list[tuple[int, Action]] = []
+    action_extra: dict[int, JSON] = {}
+    for j, a in enumerate(actions_in):
+        try:
+            seat, action = action_from_json(a, 4)
+        except InvalidActionError as e:
+            raise RecordError("invalid", str(e), i, j) from None
+        assert isinstance(a, dict)
+        if a["type"] not in _QUINTO_TYPES:
+            raise RecordError("invalid", f"action type {a['type']!r} is not a Quinto action", i, j)
+        actions.append((seat, action))
+        more = {k: v for k, v in a.items() if k not in ACTION_FIELDS}
+        if more:
+            action_extra[j] = more
+    extra = {k: v for k, v in obj.items() if k not in ("dealer", "deal", "actions")}
+    return HandRecord(dealer, masks, cachette, actions, extra, action_extra)
+
+
+# ---------------------------------------------------------------- replay
+
+
+def rules_of(record: Record) -> QuintoRules:
+    """Return the rules a (shape-checked) quinto record is played under."""
+    return QuintoRules.from_options(record.variant, record.options)
+
+
+def replay(record: Record, upto: tuple[int, int] | None = None) -> QuintoMatch:
+    """Replay a record under the rules and return the match as it ends.
+
+    ``upto=(hand, k)`` stops before action ``k`` of hand ``hand`` (for analysis).
+
+    Raises:
+        RecordError: ``invalid`` (wrong dealer, unfinished hand) or ``illegal action``.
+    """
+    first = record.hands[0].dealer if record.hands and record.variant != "dummy" else None
+    match = QuintoMatch(rules_of(record), first_dealer=first, lone_seat=record.lone_seat)
+    for i, h in enumerate(record.hands):
+        if upto is not None and i > upto[0]:
+            break
+        if match.hands and not match.hands[-1].is_terminal():
+            raise RecordError(
+                "invalid", f"hand {i - 1} is unfinished but hand {i} follows it", i - 1
+            )
+        if match.is_over():
+            if h.actions:
+                raise RecordError("illegal action", f"the {match.kind} is already over", i, 0)
+            raise RecordError("invalid", f"hand {i} is dealt after the {match.kind} is over", i)
+        want = match.next_dealer()
+        if h.dealer != want:
+            raise RecordError(
+                "invalid", f"dealer must be seat {want} by the rotation, not seat {h.dealer}", i
+            )
+        assert h.cachette is not None
+        state = match.start_hand(h.hands, h.cachette)
+        for j, (seat, a) in enumerate(h.actions):
+            if upto is not None and (i, j) == upto:
+                return match
+            if state.is_terminal():
+                what = (
+                    f"the {match.kind} is over"
+                    if match.is_over()
+                    else (
+                        "the game is over" if state.game_winner is not None else "the hand is over"
+                    )
+                )
+                raise RecordError("illegal action", what, i, j)
+            try:
+                state.act(a, seat)
+            except (IllegalActionError, InvalidActionError) as e:
+                raise RecordError("illegal action", str(e), i, j) from None
+    return match
+
+
+def score(record: Record) -> JSON:
+    """Replay a record and return the scorer's JSON object (record-format.md).
+
+    Raises:
+        RecordError: the record does not replay.
+    """
+    match = replay(record)
+    dummy = record.variant == "dummy"
+    flip = dummy and (record.lone_seat or 0) & 1 == 1
+    games = []
+    for g in match.games():
+        sc = [g.score[1], g.score[0]] if flip else [g.score[0], g.score[1]]
+        winner = g.winner if g.winner is None or not flip else 1 - g.winner
+        games.append({"score": sc, "winner": winner})
+    complete = match.is_over()
+    rubber: JSON | None
+    if dummy:
+        rubber = None
+    else:
+        rs = match.rubber_score()
+        rubber = {"winner": match.winner(), "score": list(rs) if rs else None}
+    return {"game": "quinto", "complete": complete, "games": games, "rubber": rubber}
+
+
+def record_from_match(match: QuintoMatch, extra: JSON | None = None) -> Record:
+    """Return the record of a match played so far."""
+    hands = []
+    for st in match.hands:
+        dealt, cachette = st.initial_hands()
+        hands.append(HandRecord(st.dealer, dealt, cachette, st.history()))
+    return Record(
+        game="quinto",
+        variant=match.rules.variant,
+        options=match.rules.options(),
+        lone_seat=match.lone_seat,
+        hands=hands,
+        extra=dict(extra or {}),
+    )
+
+
+def example_text(name: str) -> str:
+    """Return the text of a bundled example record (``quinto-partnership`` ...)."""
+    return (resources.files("quintet") / "data" / "examples" / f"{name}.json").read_text()
+
+
+__all__ = [
+    "HandRecord",
+    "Record",
+    "dumps",
+    "example_text",
+    "read_record",
+    "record_from_json",
+    "record_from_match",
+    "replay",
+    "rules_of",
+    "score",
+]
