@@ -31,6 +31,7 @@ from quintet.actions import (
     parse_action,
 )
 from quintet.cards import (
+    BIT,
     JOKER,
     JOKER_BIT,
     QUINTO_PACK,
@@ -65,6 +66,13 @@ PLAY: Final = 1
 OVER: Final = 2
 _PHASE_NAMES: Final = ("doubling", "play", "over")
 _NO_JOKER: Final = QUINTO_PACK ^ JOKER_BIT
+_PACK: Final = range(53)
+# The doubling round's order of turns, by (dealer, dummy seat or -1).
+_ORDERS: Final = {
+    (d, x): tuple(s for s in ((d + i) & 3 for i in range(1, 5)) if s != x)
+    for d in range(4)
+    for x in (-1, 0, 1, 2, 3)
+}
 
 
 def seat_name(seat: int) -> str:
@@ -207,8 +215,8 @@ class QuintoState:
         ``score`` is the game score per side before this hand.
 
         Raises:
-            IllegalActionError: never. ValueError (InvalidOptionError) if the deal is not a
-                complete pack of 12 + 12 + 12 + 12 + 5 cards or seats are out of range.
+            ValueError: the deal is not a complete pack of 12 + 12 + 12 + 12 + 5 cards,
+                the dealer or lone seat is out of range, or the dummy would deal.
         """
         _check_deal(hands, cachette)
         if not 0 <= dealer < 4:
@@ -216,10 +224,22 @@ class QuintoState:
         lone = _check_lone(rules, lone_seat)
         if lone >= 0 and dealer == (lone + 2) & 3:
             raise ValueError(f"the dummy seat {dealer} never deals")
+        return cls._create(rules, dealer, list(hands), cachette, score, lone)
+
+    @classmethod
+    def _create(
+        cls,
+        rules: QuintoRules,
+        dealer: int,
+        hands: list[CardMask],
+        cachette: CardMask,
+        score: tuple[int, int],
+        lone: int,
+    ) -> QuintoState:
         ctx = _Context(rules, dealer, lone, (int(score[0]), int(score[1])))
         s = cls.__new__(cls)
         s.ctx = ctx
-        s.hands = list(hands)
+        s.hands = hands
         s.cachette = cachette
         s.phase = DOUBLING
         s._i = 0
@@ -249,9 +269,18 @@ class QuintoState:
         score: tuple[int, int] = (0, 0),
         lone_seat: int | None = None,
     ) -> QuintoState:
-        """Return a hand dealt at random with ``rng``: 12 cards each and a cachette of 5."""
+        """Return a hand dealt at random with ``rng``: 12 cards each and a cachette of 5.
+
+        Raises:
+            ValueError: the dealer or lone seat is out of range, or the dummy would deal.
+        """
+        if not 0 <= dealer < 4:
+            raise ValueError(f"dealer {dealer} is out of range 0..3")
+        lone = _check_lone(rules, lone_seat)
+        if lone >= 0 and dealer == (lone + 2) & 3:
+            raise ValueError(f"the dummy seat {dealer} never deals")
         hands, cachette = random_deal(rng)
-        return cls.new(rules, dealer, hands, cachette, score, lone_seat)
+        return cls._create(rules, dealer, hands, cachette, score, lone)
 
     @classmethod
     def from_position(
@@ -914,16 +943,18 @@ class QuintoState:
 
 def random_deal(rng: random.Random) -> tuple[list[CardMask], CardMask]:
     """Return four 12-card hands and a 5-card cachette dealt from a shuffled 53-card pack."""
-    cards = list(range(53))
-    rng.shuffle(cards)
+    # Sorting by random keys is a uniform shuffle and half the cost of rng.shuffle.
+    r = rng.random
+    keys = [r() for _ in _PACK]
+    cards = sorted(_PACK, key=keys.__getitem__)
     cachette = 0
     for c in cards[:5]:
-        cachette |= 1 << c
+        cachette |= BIT[c]
     hands = []
-    for i in range(4):
+    for i in range(5, 53, 12):
         m = 0
-        for c in cards[5 + 12 * i : 17 + 12 * i]:
-            m |= 1 << c
+        for c in cards[i : i + 12]:
+            m |= BIT[c]
         hands.append(m)
     return hands, cachette
 
