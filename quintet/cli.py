@@ -9,9 +9,9 @@ import click
 
 from quintet.errors import RecordError
 from quintet.record import Record, example_text, read_record, replay, score
-from quintet.sheets import quinto_sheet
+from quintet.sheets import sheet
 
-EXAMPLES = ("quinto-partnership", "quinto-dummy")
+EXAMPLES = ("quinto-partnership", "quinto-dummy", "quintus-base", "quintus-bidding")
 
 
 def _read(path: str) -> Record:
@@ -66,7 +66,7 @@ def sheet_cmd(file: str | None, example: str | None) -> None:
         match = replay(_load(file, example))
     except RecordError as e:
         raise click.ClickException(str(e)) from None
-    click.echo(quinto_sheet(match))
+    click.echo(sheet(match))
 
 
 @main.command("show")
@@ -74,7 +74,7 @@ def sheet_cmd(file: str | None, example: str | None) -> None:
 @click.option("--example", type=click.Choice(EXAMPLES), help="Use a bundled example record.")
 @click.option("--hand", "hand", type=int, default=None, help="Hand index (default: the last).")
 @click.option("--at", "at", type=int, default=None, help="Show before this action of the hand.")
-@click.option("--seat", type=click.IntRange(0, 3), default=None, help="Only what SEAT may see.")
+@click.option("--seat", type=click.IntRange(0, 4), default=None, help="Only what SEAT may see.")
 @click.option("--events", is_flag=True, help="List the hand's public events too.")
 def show_cmd(
     file: str | None,

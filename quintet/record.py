@@ -22,7 +22,7 @@ from importlib import resources
 from typing import Any, Final
 
 from quintet.actions import ACTION_FIELDS, Action, action_from_json, action_to_json
-from quintet.cards import CardMask, card_str, mask_cards, parse_card
+from quintet.cards import QUINTO_PACK, QUINTUS_PACK, CardMask, card_str, mask_cards, parse_card
 from quintet.errors import (
     IllegalActionError,
     InvalidActionError,
@@ -30,12 +30,36 @@ from quintet.errors import (
     InvalidOptionError,
     RecordError,
 )
-from quintet.quinto import QuintoMatch, QuintoRules
+from quintet.quinto import QuintoMatch, QuintoRules, QuintoState
+from quintet.quintus import QuintusMatch, QuintusRules
 
 FORMAT: Final = "quintet-record"
 VERSION: Final = 1
 GAMES: Final = {"quinto": ("partnership", "dummy"), "quintus": ("base", "bidding")}
-_QUINTO_TYPES: Final = ("play", "pass", "double", "redouble")
+#: A bid amount outside the action space (odd, too low or high): stored as this action
+#: with the raw amount in ``HandRecord.raw_bids``, and refused when replayed.
+BAD_BID: Final = -1
+
+
+@dataclass(frozen=True)
+class _Spec:
+    seats: int
+    hand_size: int
+    cachette: bool
+    pack: CardMask
+    types: frozenset[str]
+
+
+_SPECS: Final = {
+    "quinto": _Spec(4, 12, True, QUINTO_PACK, frozenset({"play", "pass", "double", "redouble"})),
+    "quintus": _Spec(
+        5,
+        8,
+        False,
+        QUINTUS_PACK,
+        frozenset({"play", "pass", "bid", "trump", "nil", "meld", "decline", "signal"}),
+    ),
+}
 _TOP_FIELDS: Final = ("format", "version", "game", "variant", "options", "lone_seat", "hands")
 
 JSON = dict[str, Any]
@@ -45,8 +69,9 @@ JSON = dict[str, Any]
 class HandRecord:
     """One hand of a record: its dealer, the deal (masks per seat) and its actions.
 
-    ``extra`` keeps optional fields of the hand object and ``action_extra`` those of
-    its action objects (by index), so that they are written back unchanged.
+    ``cachette`` is None in Quintus. ``extra`` keeps optional fields of the hand object
+    and ``action_extra`` those of its action objects (by index), so that they are
+    written back unchanged; ``raw_bids`` the amounts of bids no rule allows.
     """
 
     dealer: int
@@ -55,6 +80,7 @@ class HandRecord:
     actions: list[tuple[int, Action]] = field(default_factory=list)
     extra: JSON = field(default_factory=dict)
     action_extra: dict[int, JSON] = field(default_factory=dict)
+    raw_bids: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -89,7 +115,10 @@ def _hand_to_json(h: HandRecord) -> JSON:
         deal["cachette"] = [card_str(c) for c in mask_cards(h.cachette)]
     actions = []
     for i, (seat, a) in enumerate(h.actions):
-        obj = action_to_json(a, seat)
+        if a == BAD_BID:
+            obj: JSON = {"seat": seat, "type": "bid", "amount": h.raw_bids[i]}
+        else:
+            obj = action_to_json(a, seat)
         obj.update(h.action_extra.get(i, {}))
         actions.append(obj)
     out: JSON = {"dealer": h.dealer, "deal": deal, "actions": actions}
@@ -150,10 +179,11 @@ def record_from_json(data: object) -> Record:
         options = {}
     if not isinstance(options, dict):
         raise RecordError("invalid", "options must be an object")
-    if game == "quintus":
-        raise RecordError("invalid", "quintus records are not supported by this version yet")
     try:
-        QuintoRules.from_options(variant, options)
+        if game == "quinto":
+            QuintoRules.from_options(variant, options)
+        else:
+            QuintusRules.from_options(variant, options)
     except InvalidOptionError as e:
         raise RecordError("invalid", str(e)) from None
     lone = data.get("lone_seat")
@@ -171,7 +201,7 @@ def record_from_json(data: object) -> Record:
         variant=variant,
         options=dict(options),
         lone_seat=lone,
-        hands=[_read_hand(i, h) for i, h in enumerate(hands)],
+        hands=[_read_hand(_SPECS[game], i, h) for i, h in enumerate(hands)],
         extra=extra,
     )
 
@@ -195,103 +225,149 @@ def _read_cards(hand: int, what: str, value: object, size: int) -> CardMask:
     return m
 
 
-def _read_hand(i: int, obj: object) -> HandRecord:
+def _read_hand(spec: _Spec, i: int, obj: object) -> HandRecord:
     if not isinstance(obj, dict):
         raise RecordError("invalid", "a hand must be an object", i)
     for name in ("dealer", "deal", "actions"):
         if name not in obj:
             raise RecordError("invalid", f"hand has no '{name}'", i)
     dealer = obj["dealer"]
-    if not _int(dealer) or not 0 <= dealer < 4:
-        raise RecordError("invalid", f"dealer {dealer!r} is out of range 0..3", i)
+    if not _int(dealer) or not 0 <= dealer < spec.seats:
+        raise RecordError("invalid", f"dealer {dealer!r} is out of range 0..{spec.seats - 1}", i)
     deal = obj["deal"]
-    if not isinstance(deal, dict) or "hands" not in deal or "cachette" not in deal:
-        raise RecordError("invalid", "deal must be an object with 'hands' and 'cachette'", i)
+    if not isinstance(deal, dict) or "hands" not in deal:
+        raise RecordError("invalid", "deal must be an object with 'hands'", i)
+    if spec.cachette and "cachette" not in deal:
+        raise RecordError("invalid", "a quinto deal needs its 'cachette'", i)
+    if not spec.cachette and "cachette" in deal:
+        raise RecordError("invalid", "a quintus deal has no cachette", i)
     seats = deal["hands"]
-    if not isinstance(seats, list) or len(seats) != 4:
-        raise RecordError("invalid", "deal.hands must list the 4 seats' hands", i)
-    masks = [_read_cards(i, f"deal.hands[{s}]", seats[s], 12) for s in range(4)]
-    cachette = _read_cards(i, "deal.cachette", deal["cachette"], 5)
+    if not isinstance(seats, list) or len(seats) != spec.seats:
+        raise RecordError("invalid", f"deal.hands must list the {spec.seats} seats' hands", i)
+    masks = [
+        _read_cards(i, f"deal.hands[{s}]", seats[s], spec.hand_size) for s in range(spec.seats)
+    ]
+    cachette = _read_cards(i, "deal.cachette", deal["cachette"], 5) if spec.cachette else None
     seen = 0
-    for m in [*masks, cachette]:
+    for m in [*masks, cachette or 0]:
         if seen & m:
             dup = card_str(mask_cards(seen & m)[0])
             raise RecordError("invalid", f"card {dup} is dealt twice: not a complete pack", i)
         seen |= m
+    if seen & ~spec.pack:
+        bad = card_str(mask_cards(seen & ~spec.pack)[0])
+        raise RecordError("invalid", f"card {bad} is not in the pack: not a complete pack", i)
     actions_in = obj["actions"]
     if not isinstance(actions_in, list):
         raise RecordError("invalid", "actions must be a list", i)
     actions: list[tuple[int, Action]] = []
     action_extra: dict[int, JSON] = {}
+    raw_bids: dict[int, int] = {}
+    game = "Quinto" if spec.cachette else "Quintus"
     for j, a in enumerate(actions_in):
         try:
-            seat, action = action_from_json(a, 4)
+            seat, action = action_from_json(a, spec.seats)
         except InvalidActionError as e:
-            raise RecordError("invalid", str(e), i, j) from None
+            amount = a.get("amount") if isinstance(a, dict) else None
+            if not (isinstance(a, dict) and a.get("type") == "bid" and _int(amount)):
+                raise RecordError("invalid", str(e), i, j) from None
+            # A whole number that is not a legal bid: well-formed, refused in replay.
+            seat, action = a["seat"], BAD_BID
+            if not _int(seat) or not 0 <= seat < spec.seats:
+                raise RecordError("invalid", str(e), i, j) from None
+            raw_bids[j] = int(amount)  # type: ignore[arg-type]
         assert isinstance(a, dict)
-        if a["type"] not in _QUINTO_TYPES:
-            raise RecordError("invalid", f"action type {a['type']!r} is not a Quinto action", i, j)
+        if a["type"] not in spec.types:
+            raise RecordError("invalid", f"action type {a['type']!r} is not a {game} action", i, j)
         actions.append((seat, action))
         more = {k: v for k, v in a.items() if k not in ACTION_FIELDS}
         if more:
             action_extra[j] = more
     extra = {k: v for k, v in obj.items() if k not in ("dealer", "deal", "actions")}
-    return HandRecord(dealer, masks, cachette, actions, extra, action_extra)
+    return HandRecord(dealer, masks, cachette, actions, extra, action_extra, raw_bids)
 
 
 # ---------------------------------------------------------------- replay
 
-
-def rules_of(record: Record) -> QuintoRules:
-    """Return the rules a (shape-checked) quinto record is played under."""
-    return QuintoRules.from_options(record.variant, record.options)
+Match = QuintoMatch | QuintusMatch
 
 
-def replay(record: Record, upto: tuple[int, int] | None = None) -> QuintoMatch:
+def rules_of(record: Record) -> QuintoRules | QuintusRules:
+    """Return the rules a (shape-checked) record is played under."""
+    if record.game == "quinto":
+        return QuintoRules.from_options(record.variant, record.options)
+    return QuintusRules.from_options(record.variant, record.options)
+
+
+def new_match(record: Record) -> Match:
+    """Return the empty match a record's hands are played in."""
+    rules = rules_of(record)
+    if isinstance(rules, QuintusRules):
+        return QuintusMatch(rules, first_dealer=record.hands[0].dealer if record.hands else 0)
+    first = record.hands[0].dealer if record.hands and record.variant != "dummy" else None
+    return QuintoMatch(rules, first_dealer=first, lone_seat=record.lone_seat)
+
+
+def replay(record: Record, upto: tuple[int, int] | None = None) -> Match:
     """Replay a record under the rules and return the match as it ends.
 
     ``upto=(hand, k)`` stops before action ``k`` of hand ``hand`` (for analysis).
+    The number of hands of a Quintus session is not enforced (record-format.md).
 
     Raises:
         RecordError: ``invalid`` (wrong dealer, unfinished hand) or ``illegal action``.
     """
-    first = record.hands[0].dealer if record.hands and record.variant != "dummy" else None
-    match = QuintoMatch(rules_of(record), first_dealer=first, lone_seat=record.lone_seat)
+    match = new_match(record)
     for i, h in enumerate(record.hands):
         if upto is not None and i > upto[0]:
             break
-        if match.hands and not match.hands[-1].is_terminal():
+        last = match.hands[-1] if match.hands else None
+        if last is not None and not last.is_terminal():
             raise RecordError(
                 "invalid", f"hand {i - 1} is unfinished but hand {i} follows it", i - 1
             )
-        if match.is_over():
+        if isinstance(match, QuintoMatch) and match.is_over():
             if h.actions:
                 raise RecordError("illegal action", f"the {match.kind} is already over", i, 0)
             raise RecordError("invalid", f"hand {i} is dealt after the {match.kind} is over", i)
         want = match.next_dealer()
         if h.dealer != want:
+            why = " (a void hand keeps its dealer)" if isinstance(match, QuintusMatch) else ""
             raise RecordError(
-                "invalid", f"dealer must be seat {want} by the rotation, not seat {h.dealer}", i
+                "invalid",
+                f"dealer must be seat {want} by the rotation{why}, not seat {h.dealer}",
+                i,
             )
-        assert h.cachette is not None
-        state = match.start_hand(h.hands, h.cachette)
+        if isinstance(match, QuintoMatch):
+            assert h.cachette is not None
+            state: Any = match.start_hand(h.hands, h.cachette)
+        else:
+            state = match._deal(h.hands, None)
         for j, (seat, a) in enumerate(h.actions):
             if upto is not None and (i, j) == upto:
                 return match
             if state.is_terminal():
-                what = (
-                    f"the {match.kind} is over"
-                    if match.is_over()
-                    else (
-                        "the game is over" if state.game_winner is not None else "the hand is over"
-                    )
+                raise RecordError("illegal action", _over(match, state), i, j)
+            if a == BAD_BID:
+                raise RecordError(
+                    "illegal action",
+                    f"a bid must be an even number from 30 to 120, not {h.raw_bids[j]!r}",
+                    i,
+                    j,
                 )
-                raise RecordError("illegal action", what, i, j)
             try:
                 state.act(a, seat)
             except (IllegalActionError, InvalidActionError) as e:
                 raise RecordError("illegal action", str(e), i, j) from None
     return match
+
+
+def _over(match: Match, state: Any) -> str:
+    if isinstance(match, QuintoMatch):
+        if match.is_over():
+            return f"the {match.kind} is over"
+        return "the game is over" if state.game_winner is not None else "the hand is over"
+    return "the hand is void: all five passed" if state.void else "the hand is over"
 
 
 def score(record: Record) -> JSON:
@@ -301,6 +377,8 @@ def score(record: Record) -> JSON:
         RecordError: the record does not replay.
     """
     match = replay(record)
+    if isinstance(match, QuintusMatch):
+        return _score_quintus(match)
     dummy = record.variant == "dummy"
     flip = dummy and (record.lone_seat or 0) & 1 == 1
     games = []
@@ -308,27 +386,56 @@ def score(record: Record) -> JSON:
         sc = [g.score[1], g.score[0]] if flip else [g.score[0], g.score[1]]
         winner = g.winner if g.winner is None or not flip else 1 - g.winner
         games.append({"score": sc, "winner": winner})
-    complete = match.is_over()
     rubber: JSON | None
     if dummy:
         rubber = None
     else:
         rs = match.rubber_score()
         rubber = {"winner": match.winner(), "score": list(rs) if rs else None}
-    return {"game": "quinto", "complete": complete, "games": games, "rubber": rubber}
+    return {"game": "quinto", "complete": match.is_over(), "games": games, "rubber": rubber}
 
 
-def record_from_match(match: QuintoMatch, extra: JSON | None = None) -> Record:
+def _score_quintus(match: QuintusMatch) -> JSON:
+    hands = []
+    totals = [0] * 5
+    complete = True
+    for st in match.hands:
+        done = st.is_terminal()
+        complete = complete and done
+        entry: JSON = {
+            "dealer": st.dealer,
+            "quintus": st.quintus if st.quintus >= 0 else None,
+            "contract": st.contract,
+            "trump": st.trump_name(),
+            "nil": st.nil_name(),
+            "points": None,
+            "made": None,
+            "score": None,
+        }
+        if st.void:
+            entry["score"] = [0] * 5
+        elif done:
+            qp, ta, tb = st.points()
+            entry["points"] = {"quintus": qp, "teams": [ta, tb]}
+            entry["made"] = st.made()
+            entry["score"] = st.scores()
+        if entry["score"] is not None:
+            totals = [t + x for t, x in zip(totals, entry["score"], strict=True)]
+        hands.append(entry)
+    return {"game": "quintus", "complete": complete, "hands": hands, "totals": totals}
+
+
+def record_from_match(match: Match, extra: JSON | None = None) -> Record:
     """Return the record of a match played so far."""
     hands = []
     for st in match.hands:
-        dealt, cachette = st.initial_hands()
-        hands.append(HandRecord(st.dealer, dealt, cachette, st.history()))
+        cachette = st.initial_cachette() if isinstance(st, QuintoState) else None
+        hands.append(HandRecord(st.dealer, st.initial_hands(), cachette, st.history()))
     return Record(
-        game="quinto",
+        game="quinto" if isinstance(match, QuintoMatch) else "quintus",
         variant=match.rules.variant,
         options=match.rules.options(),
-        lone_seat=match.lone_seat,
+        lone_seat=match.lone_seat if isinstance(match, QuintoMatch) else None,
         hands=hands,
         extra=dict(extra or {}),
     )

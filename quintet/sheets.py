@@ -4,6 +4,48 @@ from __future__ import annotations
 
 from quintet.quinto import QuintoMatch, QuintoState
 from quintet.quinto.rules import SEAT_NAMES, SIDE_NAMES
+from quintet.quintus import QuintusMatch
+
+
+def sheet(match: QuintoMatch | QuintusMatch) -> str:
+    """Return the score sheet of either game's match as text."""
+    if isinstance(match, QuintusMatch):
+        return quintus_ledger(match)
+    return quinto_sheet(match)
+
+
+def quintus_ledger(match: QuintusMatch) -> str:
+    """Return the Quintus ledger: each hand's points per player and the running totals."""
+    head = "".join(f"{'seat ' + str(s):>8}" for s in range(5))
+    lines = [
+        f"Quintus {match.rules.variant} session ({match.rules.hands} hands)",
+        f"{'':<34}{head}",
+    ]
+    totals = [0] * 5
+    for i, st in enumerate(match.hands):
+        if st.void:
+            lines.append(f"{i + 1:>2}. dealer {st.dealer}: all passed, dealt again")
+            continue
+        what = f"q{st.quintus} {st.trump_name() or '?'}"
+        if st.nil and st.nil > 0:
+            what += f" {st.nil_name()} nil"
+        if st.contract is not None:
+            made = st.made()
+            what += f" bid {st.contract}" + ("" if made is None else (" made" if made else " down"))
+        label = f"{i + 1:>2}. dealer {st.dealer} {what}"
+        if not st.is_terminal():
+            lines.append(f"{label:<34}  (in progress)")
+            continue
+        sc = st.scores()
+        totals = [t + x for t, x in zip(totals, sc, strict=True)]
+        lines.append(f"{label:<34}" + "".join(f"{x:>8}" for x in sc))
+        lines.append(f"{'    running total':<34}" + "".join(f"{x:>8}" for x in totals))
+    if not match.hands:
+        lines.append(" no hands yet")
+    if match.is_over():
+        best = match.winners()
+        lines.append("Session won by " + " and ".join(f"seat {s}" for s in best))
+    return "\n".join(lines)
 
 
 def hand_summary(state: QuintoState) -> dict[str, tuple[int, int]]:

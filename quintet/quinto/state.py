@@ -49,6 +49,7 @@ from quintet.cards import (
 )
 from quintet.errors import IllegalActionError, InvalidActionError
 from quintet.game import TERMINAL, Event, Observation
+from quintet.hand import HandState
 from quintet.quinto.rules import (
     HAND_SIZE,
     SEAT_NAMES,
@@ -59,7 +60,6 @@ from quintet.quinto.rules import (
     quint_points,
     quints,
 )
-from quintet.sampling import deal_constrained
 
 DOUBLING: Final = 0
 PLAY: Final = 1
@@ -120,6 +120,9 @@ class _Context:
         self.leader0 = (dealer + 1) & 3
         self.snapshot: QuintoState | None = None
 
+    def fork(self) -> _Context:
+        return _Context(self.rules, self.dealer, self.lone, self.start_score)
+
 
 @dataclass(frozen=True)
 class QuintoObservation(Observation):
@@ -145,7 +148,7 @@ class QuintoObservation(Observation):
     game_winner: int | None = None
 
 
-class QuintoState:
+class QuintoState(HandState):
     """A hand of Quinto; implements :class:`quintet.game.GameState`.
 
     Seats 0 North, 1 East, 2 South, 3 West; side 0 is North-South, side 1 East-West.
@@ -380,12 +383,6 @@ class QuintoState:
 
     __copy__ = clone
 
-    def child(self, action: Action, seat: int | None = None) -> QuintoState:
-        """Return a copy with ``action`` applied (unchecked)."""
-        s = self.clone()
-        s.apply_action(action, seat)
-        return s
-
     # ------------------------------------------------------------ the protocol
 
     @property
@@ -587,10 +584,6 @@ class QuintoState:
         d = float(a - b)
         return [d, -d, d, -d]
 
-    def history(self) -> list[tuple[int, Action]]:
-        """Return every action so far as ``(seat, action)``; dummy plays carry its seat."""
-        return [(h >> 8, h & 0xFF) for h in self._hist]
-
     # ---------------------------------------------------------- checked input
 
     def act(self, action: Action | str, seat: int | None = None) -> None:
@@ -753,58 +746,17 @@ class QuintoState:
                 tricks_played += 1
         return forbidden
 
-    def resample_from_infostate(self, seat: int, rng: random.Random) -> QuintoState:
-        """Return a copy where the cards ``seat``'s player cannot see are dealt again.
+    def _hidden_extra(self) -> CardMask | None:
+        return self.cachette if self._cachette_side < 0 else None
 
-        Hidden hands keep their sizes and never receive a card of a suit their holder
-        has shown void in (or, under ``joker_eleventh_trick``, a joker its play has ruled
-        out); the cachette is dealt too until it is taken. The result's observation for
-        ``seat`` equals this state's.
-        """
-        vis = self.visible_seats(seat)
-        hidden = [s for s in range(4) if s not in vis]
-        cachette_hidden = self._cachette_side < 0
-        pool = 0
-        for s in hidden:
-            pool |= self.hands[s]
-        if cachette_hidden:
-            pool |= self.cachette
-        forbidden = self._constraints()
-        slots = [(self.hands[s].bit_count(), forbidden[s]) for s in hidden]
-        if cachette_hidden:
-            slots.append((self.cachette.bit_count(), 0))
-        dealt = deal_constrained(pool, slots, rng)
-        out = self.clone()
-        for s, m in zip(hidden, dealt, strict=False):
-            out.hands[s] = m
-        if cachette_hidden:
-            out.cachette = dealt[-1]
-        out._rebase()
-        return out
+    def _set_extra(self, mask: CardMask) -> None:
+        self.cachette = mask
 
-    def _rebase(self) -> None:
-        """Give this state its own context whose snapshot matches its current cards."""
-        old = self.ctx
-        snap = old.snapshot
-        assert snap is not None
-        ctx = _Context(old.rules, old.dealer, old.lone, old.start_score)
-        played = [0, 0, 0, 0]
-        for h in self._hist:
-            a = h & 0xFF
-            if is_play(a):
-                played[h >> 8] |= 1 << a
-        new_snap = snap.clone()
-        new_snap.ctx = ctx
-        new_snap.hands = [self.hands[s] | played[s] for s in range(4)]
-        new_snap.cachette = self.cachette
-        ctx.snapshot = new_snap
-        self.ctx = ctx
-
-    def initial_hands(self) -> tuple[list[CardMask], CardMask]:
-        """Return the hands and cachette as they were when this hand (or position) began."""
+    def initial_cachette(self) -> CardMask:
+        """Return the cachette as dealt."""
         snap = self.ctx.snapshot
         assert snap is not None
-        return snap.hands[:], snap.cachette
+        return snap.cachette
 
     def events(self) -> list[Event]:
         """Return the public event log: every action, trick, cachette and result."""

@@ -1,0 +1,930 @@
+"""One hand of Quintus: the auction (bidding variant), trump and nil, eight tricks.
+
+>>> import random
+>>> s = QuintusState.deal(QuintusRules(), dealer=0, rng=random.Random(2))
+>>> s.quintus, [action_str(a) for a in s.legal_actions()]
+(4, ['trump S', 'trump C', 'trump D', 'trump H', 'trump NT'])
+>>> s.act("trump H"); s.act("nil none")
+>>> s.current_player(), s.actors()
+(4, (4, 0, 1, 2, 3))
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from quintet.actions import (
+    BID_BASE,
+    DECLINE,
+    MELD_COURT,
+    MELD_STRAIGHT,
+    NIL_NAMES,
+    NIL_NONE,
+    NIL_OPEN,
+    NUM_ACTIONS,
+    PASS,
+    SIGNAL_ASK,
+    SIGNAL_DOWN,
+    SIGNAL_NAMES,
+    SIGNAL_UP,
+    TRUMP_BASE,
+    TRUMP_NAMES,
+    TRUMP_NT,
+    Action,
+    action_str,
+    action_type,
+    bid_amount,
+    is_play,
+    is_signal,
+    parse_action,
+)
+from quintet.cards import (
+    BIT,
+    JOKER,
+    QUINTUS_PACK,
+    SUIT_MASK,
+    SUIT_NAMES,
+    SUIT_OF,
+    Card,
+    CardMask,
+    card_display,
+    card_str,
+    cards_str,
+    hand_display,
+    mask_cards,
+    suit_cards,
+)
+from quintet.errors import IllegalActionError, InvalidActionError
+from quintet.game import TERMINAL, Event, Observation
+from quintet.hand import HandState
+from quintet.quintus.rules import (
+    COURT_POINTS,
+    FAILED_NIL_BONUS,
+    HAND_SIZE,
+    NIL_BONUS,
+    NIL_BREAKERS,
+    NT,
+    SEATS,
+    STRAIGHT_POINTS,
+    TRICKS,
+    QuintusRules,
+    combo_in,
+    quintus_card_points,
+    settle,
+    team_card_points,
+)
+
+AUCTION: Final = 0
+TRUMP: Final = 1
+NIL: Final = 2
+PLAY: Final = 3
+MELD: Final = 4
+OVER: Final = 5
+_PHASE_NAMES: Final = ("auction", "trump", "nil", "play", "meld", "over")
+_NEXT: Final = (1, 2, 3, 4, 0)
+_SIGNALS: Final = (SIGNAL_UP, SIGNAL_DOWN, SIGNAL_ASK)
+_ALL_BIDS: Final = tuple(range(BID_BASE, NUM_ACTIONS))
+_TRUMPS: Final = tuple(range(TRUMP_BASE, TRUMP_NT + 1))
+_NILS: Final = (NIL_NONE, NIL_NONE + 1, NIL_OPEN)
+_COMBO_NAMES: Final = ("", "court", "straight")
+_COMBO_MELD: Final = (0, MELD_COURT, MELD_STRAIGHT)
+_COMBO_POINTS: Final = (0, COURT_POINTS, STRAIGHT_POINTS)
+_PACK: Final = mask_cards(QUINTUS_PACK)
+
+
+def seat_name(seat: int) -> str:
+    """Return ``seat 2``: how errors name a Quintus seat."""
+    return f"seat {seat}"
+
+
+def teams_of(quintus: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Return the two teams against ``quintus``: ({q+1, q+3}, {q+2, q+4})."""
+    return ((quintus + 1) % 5, (quintus + 3) % 5), ((quintus + 2) % 5, (quintus + 4) % 5)
+
+
+class _Context:
+    """What every copy of a hand shares and never changes."""
+
+    __slots__ = ("bidding", "dealer", "rules", "snapshot")
+
+    def __init__(self, rules: QuintusRules, dealer: int) -> None:
+        self.rules = rules
+        self.bidding = rules.variant == "bidding"
+        self.dealer = dealer
+        self.snapshot: QuintusState | None = None
+
+    def fork(self) -> _Context:
+        return _Context(self.rules, self.dealer)
+
+
+@dataclass(frozen=True)
+class QuintusObservation(Observation):
+    """A Quintus player's view: :class:`~quintet.game.Observation` plus the public table.
+
+    ``quintus``, ``contract``, ``trump`` (``S``..``H`` or ``NT``) and ``nil`` are None
+    until known; ``trick`` is the trick in progress as ``(seat, card)``; ``signals`` the
+    signals given since the current trick began as ``(seat, signal name)``; ``meld`` the
+    combination awaiting its winner's meld or decline; ``points`` the running card points
+    ``(quintus, team 0, team 1)``; ``taken`` the cards each seat has won.
+    """
+
+    dealer: int = 0
+    phase: str = "auction"
+    quintus: int | None = None
+    contract: int | None = None
+    high_bid: int | None = None
+    passed: tuple[int, ...] = ()
+    trump: str | None = None
+    nil: str | None = None
+    trick: tuple[tuple[int, Card], ...] = ()
+    tricks_played: int = 0
+    signals: tuple[tuple[int, str], ...] = ()
+    meld: str | None = None
+    points: tuple[int, int, int] = (0, 0, 0)
+    taken: tuple[CardMask, ...] = ()
+    void: bool = False
+
+
+class QuintusState(HandState):
+    """A hand of Quintus; implements :class:`quintet.game.GameState`.
+
+    Seats 0..4 clockwise. The quintus plays alone against two teams: team 0 is
+    {q+1, q+3}, team 1 is {q+2, q+4}. Signals may be given out of turn.
+    """
+
+    __slots__ = (
+        "_bidder",
+        "_high",
+        "_hist",
+        "_led",
+        "_nil_failed",
+        "_passed",
+        "_pending",
+        "_signaled",
+        "_tplayed",
+        "_void",
+        "ctx",
+        "hands",
+        "leader",
+        "nil",
+        "phase",
+        "premiums",
+        "quintus",
+        "taken",
+        "trick",
+        "tricks_played",
+        "trump",
+        "turn",
+    )
+
+    game = "quintus"
+    num_seats = SEATS
+
+    ctx: _Context
+    phase: int
+    turn: int
+    quintus: int
+    trump: int
+    nil: int
+    trick: list[Card]
+    leader: int
+    tricks_played: int
+    taken: list[CardMask]
+    premiums: list[int]
+    _high: int
+    _bidder: int
+    _passed: int
+    _led: int
+    _tplayed: int
+    _signaled: int
+    _pending: int
+    _nil_failed: bool
+    _void: bool
+
+    # ----------------------------------------------------------------- creation
+
+    @classmethod
+    def new(cls, rules: QuintusRules, dealer: int, hands: Sequence[CardMask]) -> QuintusState:
+        """Return a hand about to start (auction, or the quintus naming trump).
+
+        Raises:
+            ValueError: the deal is not the 40-card pack in five hands of 8, or the dealer
+                is out of range.
+        """
+        if len(hands) != SEATS:
+            raise ValueError(f"a Quintus deal has 5 hands, not {len(hands)}")
+        seen = 0
+        for i, m in enumerate(hands):
+            if m.bit_count() != HAND_SIZE:
+                raise ValueError(f"seat {i} is dealt {m.bit_count()} cards, not {HAND_SIZE}")
+            if seen & m:
+                raise ValueError(f"card {cards_str(seen & m)} is dealt twice")
+            seen |= m
+        if seen != QUINTUS_PACK:
+            raise ValueError(
+                f"the deal is not the Quintus pack: holds {cards_str(seen & ~QUINTUS_PACK)}"
+                if seen & ~QUINTUS_PACK
+                else "the deal is not the Quintus pack"
+            )
+        if not 0 <= dealer < SEATS:
+            raise ValueError(f"dealer {dealer} is out of range 0..4")
+        return cls._create(rules, dealer, list(hands))
+
+    @classmethod
+    def _create(cls, rules: QuintusRules, dealer: int, hands: list[CardMask]) -> QuintusState:
+        ctx = _Context(rules, dealer)
+        s = cls.__new__(cls)
+        s.ctx = ctx
+        s.hands = hands
+        if ctx.bidding:
+            s.phase = AUCTION
+            s.quintus = -1
+            s.turn = (dealer + 1) % 5
+        else:
+            s.phase = TRUMP
+            s.quintus = s.turn = (dealer + 4) % 5
+        s._high = 0
+        s._bidder = -1
+        s._passed = 0
+        s.trump = -1
+        s.nil = -1
+        s.trick = []
+        s.leader = s.quintus
+        s._led = -1
+        s._tplayed = 0
+        s._signaled = 0
+        s.tricks_played = 0
+        s.taken = [0, 0, 0, 0, 0]
+        s.premiums = [0, 0, 0, 0, 0]
+        s._pending = 0
+        s._nil_failed = False
+        s._void = False
+        s._hist = []
+        ctx.snapshot = s.clone()
+        return s
+
+    @classmethod
+    def deal(cls, rules: QuintusRules, dealer: int, rng: random.Random) -> QuintusState:
+        """Return a hand dealt at random with ``rng``: 8 cards to each seat."""
+        if not 0 <= dealer < SEATS:
+            raise ValueError(f"dealer {dealer} is out of range 0..4")
+        return cls._create(rules, dealer, random_deal(rng))
+
+    @classmethod
+    def from_position(
+        cls,
+        hands: Sequence[CardMask],
+        quintus: int,
+        leader: int,
+        trump: str = "NT",
+        rules: QuintusRules | None = None,
+        *,
+        nil: str = "none",
+        trick: Sequence[Card] = (),
+        taken: Sequence[CardMask] | None = None,
+        contract: int | None = None,
+        premiums: Sequence[int] | None = None,
+        first_trick: bool = False,
+    ) -> QuintusState:
+        """Return a position in trick play (for endgames, puzzles and the solver).
+
+        ``hands`` are the cards still held, ``trick`` the cards played to the current
+        trick led by ``leader``; ``taken`` the cards each seat has won so far. The
+        number of tricks played is ``8 - cards the leader held at the lead``.
+
+        Raises:
+            ValueError: hand sizes that do not fit one position, a card given twice.
+        """
+        rules = rules or QuintusRules(variant="bidding" if contract else "base")
+        seen = 0
+        for m in [*hands, *(BIT[c] for c in trick), *(taken or ())]:
+            if seen & m:
+                raise ValueError(f"card {cards_str(seen & m)} given twice")
+            seen |= m
+        if len(hands) != SEATS or len(trick) > 4:
+            raise ValueError("a position has 5 hands and at most 4 trick cards")
+        left = hands[leader].bit_count() + (1 if trick else 0)
+        for i in range(SEATS):
+            seat = (leader + i) % 5
+            want = left - 1 if i < len(trick) else left
+            if hands[seat].bit_count() != want:
+                raise ValueError(
+                    f"seat {seat} holds {hands[seat].bit_count()} cards, expected {want}"
+                )
+        if not 1 <= left <= HAND_SIZE:
+            raise ValueError("a hand holds 1 to 8 cards")
+        ctx = _Context(rules, (quintus + 1) % 5)
+        s = cls.__new__(cls)
+        s.ctx = ctx
+        s.hands = list(hands)
+        s.phase = PLAY
+        s.quintus = quintus
+        s._high = contract or 0
+        s._bidder = quintus if contract else -1
+        s._passed = 0
+        s.trump = TRUMP_NAMES.index(trump.upper())
+        s.nil = NIL_NAMES.index(nil)
+        s.trick = list(trick)
+        s.leader = leader
+        s._led = SUIT_OF[trick[0]] if trick else -1
+        s.turn = (leader + len(trick)) % 5
+        s._tplayed = 0
+        for i in range(len(trick)):
+            s._tplayed |= 1 << ((leader + i) % 5)
+        s._signaled = 0
+        s.tricks_played = TRICKS - left
+        if first_trick:
+            s.tricks_played = 0
+        s.taken = list(taken) if taken is not None else [0] * SEATS
+        s.premiums = list(premiums) if premiums is not None else [0] * SEATS
+        s._pending = 0
+        s._nil_failed = bool(s.nil > 0 and s.taken[quintus] & NIL_BREAKERS)
+        s._void = False
+        s._hist = []
+        ctx.snapshot = s.clone()
+        return s
+
+    def clone(self) -> QuintusState:
+        """Return an independent copy (history included)."""
+        s = QuintusState.__new__(QuintusState)
+        s.ctx = self.ctx
+        s.hands = self.hands[:]
+        s.phase = self.phase
+        s.turn = self.turn
+        s.quintus = self.quintus
+        s._high = self._high
+        s._bidder = self._bidder
+        s._passed = self._passed
+        s.trump = self.trump
+        s.nil = self.nil
+        s.trick = self.trick[:]
+        s.leader = self.leader
+        s._led = self._led
+        s._tplayed = self._tplayed
+        s._signaled = self._signaled
+        s.tricks_played = self.tricks_played
+        s.taken = self.taken[:]
+        s.premiums = self.premiums[:]
+        s._pending = self._pending
+        s._nil_failed = self._nil_failed
+        s._void = self._void
+        s._hist = self._hist[:]
+        return s
+
+    __copy__ = clone
+
+    # ------------------------------------------------------------ properties
+
+    @property
+    def rules(self) -> QuintusRules:
+        """The rules this hand is played under."""
+        return self.ctx.rules
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        return self.ctx.dealer
+
+    @property
+    def contract(self) -> int | None:
+        """The quintus's bid once the auction is won (bidding variant), else None."""
+        if not self.ctx.bidding or self.quintus < 0:
+            return None
+        return self._high
+
+    @property
+    def high_bid(self) -> int | None:
+        """The highest bid so far in the auction, or None."""
+        return self._high or None
+
+    @property
+    def void(self) -> bool:
+        """Whether all five passed: the hand is void and the same dealer deals again."""
+        return self._void
+
+    @property
+    def nil_failed(self) -> bool:
+        """Whether the quintus declared nil and has won a J, Q, K or ace."""
+        return self._nil_failed
+
+    @property
+    def pending_meld(self) -> str | None:
+        """The combination awaiting its winner's meld or decline: court, straight or None."""
+        return _COMBO_NAMES[self._pending] or None
+
+    def trump_name(self) -> str | None:
+        """Return the trump as a record writes it (``S``..``H``, ``NT``), or None."""
+        return TRUMP_NAMES[self.trump] if self.trump >= 0 else None
+
+    def nil_name(self) -> str | None:
+        """Return the nil kind (``none``, ``closed``, ``open``), or None before it is declared."""
+        return NIL_NAMES[self.nil] if self.nil >= 0 else None
+
+    def teams(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Return the two teams' seats; the quintus must be known."""
+        return teams_of(self.quintus)
+
+    # ------------------------------------------------------------ the protocol
+
+    def current_player(self) -> int:
+        """Return the seat to act on the main line, or TERMINAL."""
+        return self.turn if self.phase != OVER else TERMINAL
+
+    def controller(self, seat: int) -> int:
+        """Return who decides for ``seat``: in Quintus every seat decides for itself."""
+        return seat
+
+    def is_terminal(self) -> bool:
+        """Return whether the hand is over (last trick and its meld decision done, or void)."""
+        return self.phase == OVER
+
+    def _may_signal(self, seat: int) -> bool:
+        return (
+            self.phase == PLAY
+            and seat != self.quintus
+            and not (self._tplayed | self._signaled) >> seat & 1
+        )
+
+    def actors(self) -> tuple[int, ...]:
+        """Return every seat with a legal action now, the seat to act first."""
+        if self.phase == OVER:
+            return ()
+        if self.phase != PLAY:
+            return (self.turn,)
+        others = [s for s in range(SEATS) if s != self.turn and self._may_signal(s)]
+        return (self.turn, *others)
+
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+        """Return ``seat``'s legal actions now (default: the seat to act), in action order.
+
+        In trick play the seat to act has its cards and, if it may, the three signals;
+        another seat has only its signals.
+        """
+        phase = self.phase
+        turn = self.turn
+        if phase == PLAY:
+            if seat is None or seat == turn:
+                hand = self.hands[turn]
+                if self.trick:
+                    follow = suit_cards(hand, self._led)
+                    cards = follow or mask_cards(hand)
+                elif self.tricks_played == 0 and turn == self.quintus and self.trump < NT:
+                    plain = hand & ~SUIT_MASK[self.trump]
+                    cards = mask_cards(plain or hand)
+                else:
+                    cards = mask_cards(hand)
+                if turn != self.quintus and not self._signaled >> turn & 1:
+                    return cards + _SIGNALS
+                return cards
+            return _SIGNALS if self._may_signal(seat) else ()
+        if seat is not None and seat != turn:
+            return ()
+        if phase == MELD:
+            return (_COMBO_MELD[self._pending], DECLINE)
+        if phase == AUCTION:
+            low = max(30, self._high + 2)
+            return (PASS, *_ALL_BIDS[(low - 30) // 2 :])
+        if phase == TRUMP:
+            return _TRUMPS
+        if phase == NIL:
+            return _NILS
+        return ()
+
+    def apply_action(self, action: Action, seat: int | None = None) -> None:
+        """Apply a legal action of ``seat`` (default: the seat to act) without checking it."""
+        if self.phase == PLAY:
+            if action < 52:
+                s = self.turn
+                self.hands[s] ^= BIT[action]
+                self._hist.append(s << 8 | action)
+                t = self.trick
+                t.append(action)
+                self._tplayed |= 1 << s
+                if len(t) == 1:
+                    self._led = SUIT_OF[action]
+                if len(t) < 5:
+                    self.turn = _NEXT[s]
+                else:
+                    self._end_trick()
+                return
+            s = self.turn if seat is None else seat
+            self._hist.append(s << 8 | action)
+            self._signaled |= 1 << s
+            return
+        s = self.turn
+        self._hist.append(s << 8 | action)
+        phase = self.phase
+        if phase == MELD:
+            if action != DECLINE:
+                self.premiums[s] += _COMBO_POINTS[self._pending]
+            self._pending = 0
+            self.phase = OVER if self.tricks_played == TRICKS else PLAY
+        elif phase == AUCTION:
+            self._auction(s, action)
+        elif phase == TRUMP:
+            self.trump = action - TRUMP_BASE
+            self.phase = NIL
+        else:  # NIL
+            self.nil = action - NIL_NONE
+            self.phase = PLAY
+            self.turn = self.leader = self.quintus
+
+    def _auction(self, s: int, action: Action) -> None:
+        if action == PASS:
+            self._passed |= 1 << s
+        else:
+            self._high = bid_amount(action)
+            self._bidder = s
+        passes = self._passed.bit_count()
+        if passes == SEATS:
+            self._void = True
+            self.phase = OVER
+            return
+        if passes == SEATS - 1 and self._bidder >= 0:
+            self.quintus = self.turn = self.leader = self._bidder
+            self.phase = TRUMP
+            return
+        n = _NEXT[s]
+        while self._passed >> n & 1:
+            n = _NEXT[n]
+        self.turn = n
+
+    def _end_trick(self) -> None:
+        t = self.trick
+        m = BIT[t[0]] | BIT[t[1]] | BIT[t[2]] | BIT[t[3]] | BIT[t[4]]
+        trump = self.trump
+        trumps = m & SUIT_MASK[trump] if trump < NT else 0
+        best = (trumps or m & SUIT_MASK[self._led]).bit_length() - 1
+        w = (self.leader + t.index(best)) % 5
+        self.taken[w] |= m
+        self.tricks_played += 1
+        if self.nil > 0 and w == self.quintus and m & NIL_BREAKERS:
+            self._nil_failed = True
+        self.trick = []
+        self._tplayed = 0
+        self._signaled = 0
+        self.leader = self.turn = w
+        combo = combo_in(m)
+        if combo:
+            self._pending = combo
+            self.phase = MELD
+        elif self.tricks_played == TRICKS:
+            self.phase = OVER
+
+    # --------------------------------------------------------------- scoring
+
+    def points(self) -> tuple[int, int, int]:
+        """Return the card points so far: (quintus, team 0, team 1), nil and premiums included.
+
+        Nil bonuses count once the hand is over (a made nil) or as soon as it fails.
+        """
+        if self.quintus < 0:
+            return (0, 0, 0)
+        q = self.quintus
+        (a1, a2), (b1, b2) = teams_of(q)
+        bidding = self.ctx.bidding
+        taken, prem = self.taken, self.premiums
+        qp = quintus_card_points(taken[q]) + prem[q]
+        ta = team_card_points(taken[a1] | taken[a2]) + prem[a1] + prem[a2]
+        tb = team_card_points(taken[b1] | taken[b2]) + prem[b1] + prem[b2]
+        if self.nil > 0:
+            kind = self.nil - 1
+            if self._nil_failed:
+                if bidding:
+                    qp = 0
+                else:
+                    ta += FAILED_NIL_BONUS[kind]
+                    tb += FAILED_NIL_BONUS[kind]
+            elif self.phase == OVER:
+                qp += NIL_BONUS["bidding" if bidding else "base"][kind]
+        return qp, ta, tb
+
+    def made(self) -> bool | None:
+        """Return whether the contract is made (bidding variant, hand over), else None."""
+        if not self.ctx.bidding or self.phase != OVER or self._void:
+            return None
+        return self.points()[0] >= self._high
+
+    def scores(self) -> list[int]:
+        """Return what each seat gains in this hand (base: card points; bidding: settlement).
+
+        Before the hand is over this is the score if it ended now.
+        """
+        if self.quintus < 0:
+            return [0] * SEATS
+        qp, ta, tb = self.points()
+        teams = teams_of(self.quintus)
+        if self.ctx.bidding:
+            made = qp >= self._high
+            return settle(self._high, made, (ta, tb), teams, self.quintus)
+        out = [0] * SEATS
+        out[self.quintus] = qp
+        for seat in teams[0]:
+            out[seat] = ta
+        for seat in teams[1]:
+            out[seat] = tb
+        return out
+
+    def returns(self) -> list[float]:
+        """Return each seat's score for the hand (see :meth:`scores`)."""
+        return [float(x) for x in self.scores()]
+
+    # ---------------------------------------------------------- checked input
+
+    def parse(self, action: Action | str) -> Action:
+        """Return the action number of ``action`` (number or text) if Quintus has it.
+
+        Raises:
+            InvalidActionError: not a Quintus action.
+        """
+        a = parse_action(action) if isinstance(action, str) else action
+        if isinstance(a, bool) or not isinstance(a, int):
+            raise InvalidActionError(f"not an action: {action!r}")
+        name = action_type(a)
+        if name in ("double", "redouble"):
+            raise InvalidActionError(f"{name} is not a Quintus action")
+        return a
+
+    def act(self, action: Action | str, seat: int | None = None) -> None:
+        """Check and apply ``action`` for ``seat`` (default: the seat to act).
+
+        Raises:
+            InvalidActionError: the text or number names no Quintus action.
+            IllegalActionError: the rules do not allow it now; the state is unchanged.
+        """
+        a = self.parse(action)
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS
+        ):
+            raise IllegalActionError(f"seat {seat!r} is out of range 0..4")
+        who = self.turn if seat is None else seat
+        if self.phase == OVER or a not in self.legal_actions(who):
+            raise IllegalActionError(self.why_illegal(a, who))
+        self.apply_action(a, who)
+
+    def why_illegal(self, a: Action, seat: int) -> str:
+        """Return why ``seat`` may not take action ``a`` now (for error messages)."""
+        who = seat_name(seat)
+        phase = self.phase
+        kind = action_type(a)
+        if phase == OVER:
+            return "the hand is void: all five passed" if self._void else "the hand is over"
+        if kind == "signal":
+            if phase == MELD:
+                return (
+                    f"{who} cannot signal while {seat_name(self.turn)} decides to meld or decline"
+                )
+            if phase != PLAY:
+                return f"{who} cannot signal: signals are given during trick play only"
+            if seat == self.quintus:
+                return f"{who} is the quintus and may not signal"
+            if self._tplayed >> seat & 1:
+                return f"{who} has already played to this trick and may not signal"
+            return f"{who} has already signalled in this trick"
+        if phase == MELD:
+            combo = _COMBO_NAMES[self._pending]
+            if seat != self.turn:
+                turn = seat_name(self.turn)
+                return f"{turn} won the trick and must first meld or decline its {combo}"
+            if kind == "meld":
+                return f"the trick holds a {combo}, not a {action_str(a)[5:]}"
+            return f"{who} must first meld or decline the trick's {combo}"
+        if kind in ("meld", "decline"):
+            return f"{who} cannot {kind}: there is no court or straight in the last trick to meld"
+        if seat != self.turn:
+            if phase == AUCTION and self._passed >> seat & 1:
+                return f"{who} has passed and may not bid again"
+            if phase in (TRUMP, NIL):
+                return f"only the quintus ({seat_name(self.quintus)}) chooses trump and nil"
+            return f"it is {seat_name(self.turn)}'s turn, not {who}'s"
+        if phase == AUCTION:
+            if kind == "bid":
+                return f"{who} must bid more than {self._high}: bids rise"
+            return f"{who} cannot {kind} during the auction: bid or pass"
+        if kind in ("bid", "pass"):
+            if not self.ctx.bidding:
+                return f"{who} cannot {kind}: the base game has no auction"
+            return f"{who} cannot {kind}: the auction is over"
+        if phase == TRUMP:
+            return f"{who} must first name trump (a suit or NT)"
+        if phase == NIL:
+            if kind == "trump":
+                return f"{who} has already named trump"
+            return f"{who} must declare nil (none, closed or open) first"
+        if kind in ("trump", "nil"):
+            return f"{who} cannot {kind} now: trick play has begun"
+        if not QUINTUS_PACK >> a & 1:
+            return f"{card_str(a)} is not in the Quintus pack"
+        hand = self.hands[seat]
+        if not hand >> a & 1:
+            return f"{who} does not hold {card_str(a)}; holds {cards_str(hand)}"
+        if self.trick:
+            follow = suit_cards(hand, self._led)
+            return f"{who} must follow {SUIT_NAMES[self._led]}; holds {cards_str(follow)}"
+        if self.tricks_played == 0 and seat == self.quintus and self.trump < NT:
+            return (
+                f"the quintus must lead the first trick with a non-trump card; holds "
+                f"{cards_str(hand & ~SUIT_MASK[self.trump])}"
+            )
+        return f"{who} cannot play {card_str(a)} now"
+
+    # ------------------------------------------------------------ information
+
+    def visible_seats(self, viewer: int) -> tuple[int, ...]:
+        """Return the seats whose hands ``viewer`` may see: its own, and an open-nil hand."""
+        if self.nil == 2 and viewer != self.quintus:
+            return (viewer, self.quintus)
+        return (viewer,)
+
+    def trick_pairs(self) -> tuple[tuple[int, Card], ...]:
+        """Return the trick in progress as ``(seat, card)`` in play order."""
+        return tuple(((self.leader + i) % 5, c) for i, c in enumerate(self.trick))
+
+    def trick_signals(self) -> tuple[tuple[int, str], ...]:
+        """Return the signals given since the current trick began, as ``(seat, name)``."""
+        out: list[tuple[int, str]] = []
+        plays = 0
+        for h in self._hist:
+            a = h & 0xFF
+            if is_play(a):
+                plays += 1
+                if plays % 5 == 0:
+                    out = []
+            elif is_signal(a):
+                out.append((h >> 8, SIGNAL_NAMES[a - SIGNAL_UP]))
+        return tuple(out)
+
+    def observation(self, seat: int) -> QuintusObservation:
+        """Return what ``seat`` may see now."""
+        vis = self.visible_seats(seat)
+        legal = tuple((seat, a) for a in self.legal_actions(seat)) if self.phase != OVER else ()
+        passed = tuple(s for s in range(SEATS) if self._passed >> s & 1)
+        return QuintusObservation(
+            game="quintus",
+            variant=self.ctx.rules.variant,
+            viewer=seat,
+            hands=tuple(self.hands[s] if s in vis else None for s in range(SEATS)),
+            hand_sizes=tuple(m.bit_count() for m in self.hands),
+            history=tuple(self.history()),
+            current_player=self.current_player(),
+            legal_actions=legal,
+            text=self.render(viewer=seat),
+            dealer=self.ctx.dealer,
+            phase=_PHASE_NAMES[self.phase],
+            quintus=self.quintus if self.quintus >= 0 else None,
+            contract=self.contract,
+            high_bid=self.high_bid,
+            passed=passed,
+            trump=self.trump_name(),
+            nil=self.nil_name(),
+            trick=self.trick_pairs(),
+            tricks_played=self.tricks_played,
+            signals=self.trick_signals(),
+            meld=self.pending_meld,
+            points=self.points(),
+            taken=tuple(self.taken),
+            void=self._void,
+        )
+
+    def _constraints(self) -> list[CardMask]:
+        """Return per seat the cards its play has shown it cannot hold."""
+        forbidden = [0] * SEATS
+        snap = self.ctx.snapshot
+        assert snap is not None
+        n = len(snap.trick)
+        led = snap._led
+        first = snap.tricks_played == 0 and n == 0
+        for h in self._hist:
+            seat, a = h >> 8, h & 0xFF
+            if not is_play(a):
+                continue
+            if n == 0:
+                led = SUIT_OF[a]
+                if first and seat == self.quintus and self.trump < NT and led == self.trump:
+                    # The quintus led a trump to the first trick: he held only trumps.
+                    forbidden[seat] |= QUINTUS_PACK & ~SUIT_MASK[self.trump]
+                first = False
+            elif SUIT_OF[a] != led:
+                forbidden[seat] |= SUIT_MASK[led]
+            n = (n + 1) % 5
+        return forbidden
+
+    def events(self) -> list[Event]:
+        """Return the public event log: every action, trick, premium and the result."""
+        snap = self.ctx.snapshot
+        assert snap is not None
+        st = snap.clone()
+        out: list[Event] = []
+        for seat, a in self.history():
+            cards = [*st.trick, a] if is_play(a) else []
+            played = st.tricks_played
+            nil_failed = st._nil_failed
+            st.apply_action(a, seat)
+            out.append(Event("action", seat, a, text=f"seat {seat}: {action_str(a)}"))
+            if st.tricks_played > played:
+                w = st.leader
+                m = 0
+                for c in cards:
+                    m |= BIT[c]
+                out.append(
+                    Event("trick", w, cards=m, text=f"seat {w} wins trick {st.tricks_played}")
+                )
+                if st._nil_failed and not nil_failed:
+                    out.append(Event("nil", st.quintus, text="the quintus's nil fails"))
+            if a in (MELD_COURT, MELD_STRAIGHT):
+                pts = COURT_POINTS if a == MELD_COURT else STRAIGHT_POINTS
+                out.append(Event("premium", seat, a, points=pts, text=f"seat {seat} melds {pts}"))
+            if st.phase == OVER:
+                if st._void:
+                    out.append(Event("hand", text="all five passed: the hand is void"))
+                else:
+                    sc = tuple(st.scores())
+                    out.append(Event("hand", st.quintus, values=sc, text=f"hand scores {sc}"))
+        return out
+
+    # --------------------------------------------------------------- display
+
+    def render(self, viewer: int | None = None) -> str:
+        """Return the table as text; ``viewer`` hides what that seat may not see."""
+        ctx = self.ctx
+        vis = range(SEATS) if viewer is None else self.visible_seats(viewer)
+        head = f"Quintus ({ctx.rules.variant})  dealer {ctx.dealer}"
+        if self.quintus >= 0:
+            head += f"  quintus {self.quintus}"
+        if self.contract is not None:
+            head += f"  contract {self.contract}"
+        if self.trump >= 0:
+            head += f"  trump {TRUMP_NAMES[self.trump]}"
+        if self.nil > 0:
+            head += f"  {NIL_NAMES[self.nil]} nil" + (" (failed)" if self._nil_failed else "")
+        lines = [head]
+        if self.quintus >= 0:
+            qp, ta, tb = self.points()
+            (a1, a2), (b1, b2) = self.teams()
+            lines.append(
+                f"Points  quintus {qp}   team {a1}+{a2} {ta}   team {b1}+{b2} {tb}"
+                f"   tricks played {self.tricks_played}"
+            )
+        for s in range(SEATS):
+            tag = " (quintus)" if s == self.quintus else ""
+            body = (
+                hand_display(self.hands[s]) if s in vis else f"[{self.hands[s].bit_count()} cards]"
+            )
+            lines.append(f"  seat {s}{tag:<10} {body}")
+        if self.phase == AUCTION:
+            high = (
+                f"high bid {self._high} by seat {self._bidder}" if self._bidder >= 0 else "no bid"
+            )
+            lines.append(f"Auction: {high}; seat {self.turn} to bid")
+        elif self.phase in (TRUMP, NIL):
+            what = "trump" if self.phase == TRUMP else "nil"
+            lines.append(f"The quintus (seat {self.quintus}) to choose {what}")
+        elif self.phase == MELD:
+            lines.append(f"Seat {self.turn} to meld or decline a {self.pending_meld}")
+        elif self.phase == PLAY:
+            played = "  ".join(f"{s}:{card_display(c)}" for s, c in self.trick_pairs())
+            sig = "  ".join(f"{s}:{n}" for s, n in self.trick_signals())
+            lines.append(
+                f"Trick {self.tricks_played + 1}: {played or '-'}   seat {self.turn} to play"
+                + (f"   signals {sig}" if sig else "")
+            )
+        elif self._void:
+            lines.append("Hand void: all five passed")
+        else:
+            sc = self.scores()
+            made = self.made()
+            res = "" if made is None else ("  contract made" if made else "  contract failed")
+            lines.append(f"Hand over: scores {sc}{res}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"<QuintusState {_PHASE_NAMES[self.phase]} trick {self.tricks_played + 1}>"
+
+
+def random_deal(rng: random.Random) -> list[CardMask]:
+    """Return five 8-card hands dealt from a shuffled 40-card pack."""
+    r = rng.random
+    keys = [r() for _ in _PACK]
+    order = sorted(range(40), key=keys.__getitem__)
+    hands = []
+    for i in range(0, 40, 8):
+        m = 0
+        for k in order[i : i + 8]:
+            m |= BIT[_PACK[k]]
+        hands.append(m)
+    return hands
+
+
+__all__ = [
+    "JOKER",
+    "QuintusObservation",
+    "QuintusState",
+    "random_deal",
+    "teams_of",
+]
