@@ -8,7 +8,9 @@ decision is uniform over ``legal_actions()`` and applied with ``apply_action()``
     while not s.is_terminal():
         s.apply_action(rng.choice(s.legal_actions()))
 
-A *transition* is one ``apply_action`` (Quinto: the doubling calls and 48 card plays).
+A *transition* is one ``apply_action`` (Quinto: the doubling calls and 48 card plays;
+Quintus: the auction, trump, nil, 40 card plays, melds and the signals the seat to
+act chooses, since signals are among its legal actions).
 The copy cost is ``clone()`` on a hand in mid-play (half its cards played).
 
 When ``pyspiel`` is importable (``pip install -e '.[bench]'``) the same run plays
@@ -33,6 +35,7 @@ import openspiel_hearts
 
 from quintet.actions import is_play
 from quintet.quinto import QuintoRules, QuintoState
+from quintet.quintus import QuintusRules, QuintusState
 
 Dealer = Callable[[random.Random, int], Any]
 
@@ -50,9 +53,20 @@ def _quinto(variant: str) -> Dealer:
     return deal
 
 
+def _quintus(variant: str) -> Dealer:
+    rules = QuintusRules(variant=variant)
+
+    def deal(rng: random.Random, n: int) -> QuintusState:
+        return QuintusState.deal(rules, n % 5, rng)
+
+    return deal
+
+
 GAMES: dict[str, Callable[[], Dealer]] = {
     "quinto": lambda: _quinto("partnership"),
     "quinto-dummy": lambda: _quinto("dummy"),
+    "quintus": lambda: _quintus("base"),
+    "quintus-bidding": lambda: _quintus("bidding"),
 }
 
 
