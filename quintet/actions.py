@@ -222,8 +222,8 @@ _FIELDS: Final = {
     "bid": ("amount",),
 }
 
-#: Every field name an action object of the format may carry.
-ACTION_FIELDS: Final = frozenset({"seat", "type"} | {f for fs in _FIELDS.values() for f in fs})
+#: The fields each action type carries besides ``seat`` and ``type``.
+FIELDS_OF: Final = _FIELDS
 
 
 def action_from_json(obj: object, num_seats: int) -> tuple[int, Action]:

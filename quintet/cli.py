@@ -102,6 +102,10 @@ def show_cmd(
     except RecordError as e:
         raise click.ClickException(str(e)) from None
     state = match.hands[h]
+    if seat is not None and seat >= state.num_seats:
+        raise click.BadParameter(
+            f"{record.game} has seats 0..{state.num_seats - 1}", param_hint="--seat"
+        )
     click.echo(state.render(viewer=seat))
     if events:
         for ev in state.events():

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Final
 
-from quintet.actions import ACTION_FIELDS, Action, action_from_json, action_to_json
+from quintet.actions import FIELDS_OF, Action, action_from_json, action_to_json
 from quintet.cards import QUINTO_PACK, QUINTUS_PACK, CardMask, card_str, mask_cards, parse_card
 from quintet.errors import (
     IllegalActionError,
@@ -148,6 +148,8 @@ def read_record(text: str | bytes) -> Record:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as e:
         raise RecordError("unreadable", f"not JSON: {e}") from None
+    except RecursionError:
+        raise RecordError("unreadable", "not JSON this reader accepts: nested too deeply") from None
     return record_from_json(data)
 
 
@@ -167,10 +169,10 @@ def record_from_json(data: object) -> Record:
     if data["version"] != VERSION or not _int(data["version"]):
         raise RecordError("invalid", f"unsupported version {data['version']!r} (expected 1)")
     game = data["game"]
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         raise RecordError("invalid", f"unknown game {game!r} (expected quinto or quintus)")
     variant = data["variant"]
-    if variant not in GAMES[game]:
+    if not isinstance(variant, str) or variant not in GAMES[game]:
         raise RecordError(
             "invalid", f"unknown {game} variant {variant!r} (expected {' or '.join(GAMES[game])})"
         )
@@ -280,7 +282,7 @@ def _read_hand(spec: _Spec, i: int, obj: object) -> HandRecord:
         if a["type"] not in spec.types:
             raise RecordError("invalid", f"action type {a['type']!r} is not a {game} action", i, j)
         actions.append((seat, action))
-        more = {k: v for k, v in a.items() if k not in ACTION_FIELDS}
+        more = {k: v for k, v in a.items() if k not in ("seat", "type", *FIELDS_OF[a["type"]])}
         if more:
             action_extra[j] = more
     extra = {k: v for k, v in obj.items() if k not in ("dealer", "deal", "actions")}
