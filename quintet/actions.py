@@ -229,10 +229,12 @@ FIELDS_OF: Final = _FIELDS
 def action_from_json(obj: object, num_seats: int) -> tuple[int, Action]:
     """Return ``(seat, action)`` from a record action object.
 
+    Fields other than ``seat``, ``type`` and the type's own are ignored (records may
+    carry optional fields).
+
     Raises:
-        InvalidActionError: the object is not a well-formed action (missing or extra
-            fields, unknown type, seat out of range, bad card code or value).
-        InvalidCardError: never; bad card codes are reported as InvalidActionError.
+        InvalidActionError: the object is not a well-formed action (a missing field,
+            unknown type, seat out of range, bad card code or value).
     """
     if not isinstance(obj, dict):
         raise InvalidActionError(f"an action must be an object, not {type(obj).__name__}")

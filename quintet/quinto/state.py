@@ -304,7 +304,7 @@ class QuintoState(HandState):
         ``hands`` are the cards still held; ``trick`` the cards already played to the
         current trick, led by ``leader``. The number of tricks already played is
         ``12 - (cards in the leader's hand + cards he has played to the trick)``.
-        ``cachette`` may be empty (0) or 5 cards.
+        ``cachette`` is 5 cards, or 0 to leave it out (no 13th trick).
 
         Raises:
             ValueError: hand sizes that do not fit one position, a card given twice.
@@ -552,8 +552,9 @@ class QuintoState(HandState):
 
     def _last_trick_done(self, side: int) -> None:
         self._cachette_side = side
-        self.tricks_won[side] += 1
         score = self.score
+        if self.cachette:  # a position may leave the cachette out (from_position)
+            self.tricks_won[side] += 1
         q = quint_points(self.cachette)
         if q:
             score[side] += q

@@ -746,7 +746,8 @@ class QuintusState(HandState):
     def trick_signals(self) -> tuple[tuple[int, str], ...]:
         """Return the signals given since the current trick began, as ``(seat, name)``."""
         out: list[tuple[int, str]] = []
-        plays = 0
+        snap = self.ctx.snapshot
+        plays = len(snap.trick) if snap is not None else 0
         for h in self._hist:
             a = h & 0xFF
             if is_play(a):
