@@ -7,10 +7,11 @@ the same functions run interpreted (much slower, same results).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+numba: Any
 try:
     import numba
 
@@ -24,5 +25,5 @@ def jit(fn: F) -> F:
     """Compile ``fn`` with numba (no Python objects, cached on disk) when available."""
     if numba is None:  # pragma: no cover
         return fn
-    compiled: F = numba.njit(cache=True, nogil=True)(fn)
-    return compiled
+    compiled: Any = numba.njit(cache=True, nogil=True)(fn)
+    return cast(F, compiled)
