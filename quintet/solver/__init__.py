@@ -1,0 +1,22 @@
+"""Double-dummy solvers: exact values of positions with every card visible.
+
+:class:`QuintoSolver` values a Quinto position for the side to move;
+:class:`QuintusSolver` values a Quintus position as the quintus's points. Both have
+``value(state)``, ``move_values(state)`` and ``best_move(state)``; :func:`solver_for`
+returns the one for a state's game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from quintet.solver.quinto import QuintoSolver
+from quintet.solver.quintus import QuintusSolver
+
+
+def solver_for(state: Any) -> QuintoSolver | QuintusSolver:
+    """Return a new solver for ``state``'s game."""
+    return QuintoSolver() if state.game == "quinto" else QuintusSolver()
+
+
+__all__ = ["QuintoSolver", "QuintusSolver", "solver_for"]

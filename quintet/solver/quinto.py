@@ -1,0 +1,112 @@
+"""Double-dummy values of Quinto positions.
+
+The value of a position is what the side to move gains minus what the other side
+gains from it to the end of the hand, every card visible: the quints of the tricks
+still to be completed (the trick in progress included), the trick points of those
+tricks (5 x the multiplier each) and the cachette (its quints and one more trick) to
+the winner of the 12th trick. The hand is played out whatever the game target.
+
+>>> from quintet.quinto import QuintoState
+>>> from quintet.cards import parse_mask
+>>> s = QuintoState.from_position(
+...     [parse_mask("AH"), parse_mask("2S"), parse_mask("3S"), parse_mask("4S")], leader=0)
+>>> QuintoSolver().value(s)   # North wins the last trick: 5 + the spade 2-3 quint 5
+10
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from quintet.actions import Action
+from quintet.quinto import QuintoState, quint_points
+from quintet.quinto.state import PLAY
+from quintet.solver import _quinto_kernel as K
+
+
+class QuintoSolver:
+    """A reusable double-dummy solver for Quinto (it keeps its transposition table).
+
+    Not thread-safe: use one solver per thread.
+    """
+
+    def __init__(self, tt_bits: int = 20) -> None:
+        size = 1 << tt_bits
+        self._tt_key = np.zeros((size, 6), dtype=np.int64)
+        self._tt_lo = np.zeros(size, dtype=np.int32)
+        self._tt_hi = np.zeros(size, dtype=np.int32)
+        self._tt_move = np.zeros(size, dtype=np.int32)
+        self._stats = np.zeros(4, dtype=np.int64)
+        self._gen = 0
+        self.nodes = 0
+
+    def _position(self, state: QuintoState) -> tuple[np.ndarray, np.ndarray, int, int, int, int]:
+        if state.phase != PLAY:
+            raise ValueError("the double-dummy solver values card play, not the doubling round")
+        hands = np.array(state.hands, dtype=np.int64)
+        trick = np.zeros(4, dtype=np.int64)
+        for i, c in enumerate(state.trick):
+            trick[i] = c
+        ntr = 12 - state.tricks_played
+        tv = state.multiplier  # units of 5 points
+        cach = 0
+        if state.cachette_side is None and state.cachette:
+            cach = tv + quint_points(state.cachette) // 5
+        return hands, trick, ntr, tv, cach, len(state.trick)
+
+    def _new_search(self) -> None:
+        self._gen += 1
+        self._stats[:] = 0
+
+    def value(self, state: QuintoState) -> int:
+        """Return the double-dummy value of ``state`` in points, for the side to move.
+
+        Raises:
+            ValueError: the hand is not in its card play.
+        """
+        if state.is_terminal():
+            return 0
+        hands, trick, ntr, tv, cach, tlen = self._position(state)
+        self._new_search()
+        v = K.mtdf(
+            hands, trick, tlen, state.leader, ntr, 0, tv, cach,
+            state.rules.joker_eleventh_trick,
+            self._tt_key, self._tt_lo, self._tt_hi, self._tt_move, self._gen, self._stats,
+        )  # fmt: skip
+        self.nodes = int(self._stats[0])
+        v *= 5
+        return int(v) if state.turn & 1 == 0 else -int(v)
+
+    def move_values(self, state: QuintoState) -> dict[Action, int]:
+        """Return the double-dummy value in points of each legal card, for the side to move.
+
+        Raises:
+            ValueError: the hand is not in its card play.
+        """
+        if state.is_terminal():
+            return {}
+        hands, trick, ntr, tv, cach, tlen = self._position(state)
+        self._new_search()
+        sign = 5 if state.turn & 1 == 0 else -5
+        out: dict[Action, int] = {}
+        guess = 0
+        for c in state.legal_actions():
+            v = K.child_value(
+                hands, trick, tlen, state.leader, ntr, c, guess, tv, cach,
+                state.rules.joker_eleventh_trick,
+                self._tt_key, self._tt_lo, self._tt_hi, self._tt_move, self._gen, self._stats,
+            )  # fmt: skip
+            guess = int(v)
+            out[c] = sign * int(v)
+        self.nodes = int(self._stats[0])
+        return out
+
+    def best_move(self, state: QuintoState) -> tuple[Action, int]:
+        """Return a card of best double-dummy value and that value (side to move).
+
+        Raises:
+            ValueError: the hand is not in its card play.
+        """
+        values = self.move_values(state)
+        card = max(values, key=lambda c: (values[c], -c))
+        return card, values[card]

@@ -1,0 +1,128 @@
+"""Double-dummy values of Quintus positions.
+
+The value of a position is the quintus's card points from the tricks still to be
+completed, every card visible: -1 per five to ten and +10 per J, Q, K he wins,
+premiums in his tricks counted as melded, and in a nil hand the nil bonus as the hand
+would score it (in the bidding variant a failed nil leaves him 0 for the whole hand).
+The quintus maximizes it and the four others minimize it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from quintet.actions import Action
+from quintet.quintus import QuintusState
+from quintet.quintus.rules import NIL_BONUS
+from quintet.quintus.state import MELD, PLAY
+from quintet.solver import _quintus_kernel as K
+
+
+@dataclass
+class _Position:
+    hands: np.ndarray
+    trick: np.ndarray
+    tlen: int
+    leader: int
+    ntr: int
+    quintus: int
+    trump: int
+    first: bool
+    nil: int
+    failed: bool
+    bidding: bool
+    cur: int
+    bonus: int
+
+
+class QuintusSolver:
+    """A reusable double-dummy solver for Quintus (it keeps its transposition table)."""
+
+    def __init__(self, tt_bits: int = 18) -> None:
+        size = 1 << tt_bits
+        self._tt_key = np.zeros((size, 7), dtype=np.int64)
+        self._tt_lo = np.zeros(size, dtype=np.int32)
+        self._tt_hi = np.zeros(size, dtype=np.int32)
+        self._stats = np.zeros(2, dtype=np.int64)
+        self._gen = 0
+        self.nodes = 0
+
+    def _position(self, state: QuintusState) -> _Position:
+        if state.phase not in (PLAY, MELD):
+            raise ValueError("the double-dummy solver values card play: trump and nil come first")
+        trick = np.zeros(5, dtype=np.int64)
+        for i, c in enumerate(state.trick):
+            trick[i] = c
+        self._gen += 1
+        self._stats[:] = 0
+        return _Position(
+            hands=np.array(state.hands, dtype=np.int64),
+            trick=trick,
+            tlen=len(state.trick),
+            leader=state.leader,
+            ntr=8 - state.tricks_played,
+            quintus=state.quintus,
+            trump=state.trump,
+            first=state.tricks_played == 0,
+            nil=max(state.nil, 0),
+            failed=state.nil_failed,
+            bidding=state.rules.variant == "bidding",
+            cur=state.points()[0],
+            bonus=NIL_BONUS[state.rules.variant][state.nil - 1] if state.nil > 0 else 0,
+        )
+
+    def value(self, state: QuintusState) -> int:
+        """Return the double-dummy value of ``state``: the quintus's points still to come.
+
+        Raises:
+            ValueError: the hand is not in its card play.
+        """
+        if state.is_terminal():
+            return 0
+        p = self._position(state)
+        v = K.mtdf(
+            p.hands, p.trick, p.tlen, p.leader, p.ntr, 0, p.quintus, p.trump, p.first,
+            p.nil, p.failed, p.bidding, p.cur, p.bonus,
+            self._tt_key, self._tt_lo, self._tt_hi, self._gen, self._stats,
+        )  # fmt: skip
+        self.nodes = int(self._stats[0])
+        return int(v)
+
+    def move_values(self, state: QuintusState) -> dict[Action, int]:
+        """Return the double-dummy value of each legal card of the seat to play.
+
+        Raises:
+            ValueError: the hand is not in its card play or a meld decision is pending.
+        """
+        if state.is_terminal():
+            return {}
+        if state.phase == MELD:
+            raise ValueError("a meld decision is pending: no card may be played")
+        p = self._position(state)
+        out: dict[Action, int] = {}
+        guess = 0
+        for c in state.legal_actions():
+            if c >= 52:
+                continue  # signals
+            v = K.child_value(
+                p.hands, p.trick, p.tlen, p.leader, p.ntr, c, guess, p.quintus, p.trump,
+                p.first, p.nil, p.failed, p.bidding, p.cur, p.bonus,
+                self._tt_key, self._tt_lo, self._tt_hi, self._gen, self._stats,
+            )  # fmt: skip
+            guess = int(v)
+            out[c] = int(v)
+        self.nodes = int(self._stats[0])
+        return out
+
+    def best_move(self, state: QuintusState) -> tuple[Action, int]:
+        """Return the card that is best for the seat to play (max for the quintus, else min).
+
+        Raises:
+            ValueError: the hand is not in its card play.
+        """
+        values = self.move_values(state)
+        sign = 1 if state.turn == state.quintus else -1
+        card = max(values, key=lambda c: (sign * values[c], -c))
+        return card, values[card]
