@@ -32,6 +32,6 @@ def test_impossible_constraints_raise() -> None:
 def test_unconstrained_deal_is_a_shuffle() -> None:
     seen = set()
     for seed in range(50):
-        a, b = deal_constrained(0b1111, [(2, 0), (2, 0)], random.Random(seed))
+        a, _ = deal_constrained(0b1111, [(2, 0), (2, 0)], random.Random(seed))
         seen.add(a)
     assert len(seen) == 6  # every 2-card subset of 4 cards turns up
