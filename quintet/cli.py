@@ -113,5 +113,172 @@ def show_cmd(
                 click.echo(f"  {ev.text}")
 
 
+# --------------------------------------------------------------------- solve, analyze
+
+
+def _card_value_line(card: int, value: int, best: int) -> str:
+    from quintet.cards import card_str
+
+    mark = "  best" if value == best else ""
+    return f"  {card_str(card):<3} {value:>6}{mark}"
+
+
+@main.command("solve")
+@click.argument("file")
+@click.option("--hand", "hand", type=int, default=None, help="Hand index (default: the last).")
+@click.option("--at", "at", type=int, default=None, help="Before this action of the hand.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def solve_cmd(file: str, hand: int | None, at: int | None, as_json: bool) -> None:
+    """Print the double-dummy value of each legal card at a point of a record.
+
+    Values are Quinto's points for the side to move minus the other side's from there
+    to the end of the hand, or Quintus's points the quintus still takes.
+    """
+    from quintet.analysis import AnalysisError, solve_state, state_at
+    from quintet.cards import card_str
+
+    try:
+        state = state_at(_read(file), hand, at)
+        values = solve_state(state)
+    except (RecordError, AnalysisError) as e:
+        raise click.ClickException(str(e)) from None
+    if as_json:
+        click.echo(json.dumps({"values": {card_str(c): v for c, v in sorted(values.items())}}))
+        return
+    if state.game == "quinto":
+        who = f"{state.observation(state.current_player()).viewer}"
+        click.echo(f"values for the side of seat {who}, to move:")
+    else:
+        click.echo(f"the quintus's points to come (quintus seat {state.quintus}):")
+    maximize = state.game == "quinto" or state.current_player() == state.quintus
+    best = max(values.values()) if maximize else min(values.values())
+    for c in sorted(values, key=lambda c: (-values[c] if maximize else values[c], c)):
+        click.echo(_card_value_line(c, values[c], best))
+
+
+@main.command("analyze")
+@click.argument("file")
+@click.option(
+    "--tricks",
+    type=click.IntRange(1, 12),
+    default=None,
+    help="Solve the plays of the last N tricks of each hand (default: Quinto 7, Quintus 5;"
+    " earlier positions take minutes each).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def analyze_cmd(file: str, tricks: int | None, as_json: bool) -> None:
+    """Annotate every card play of the finished hands with its cost against the best."""
+    from quintet.analysis import analyze_record, summary
+    from quintet.cards import card_str
+
+    try:
+        record = _read(file)
+        notes = analyze_record(record, tricks)
+    except RecordError as e:
+        raise click.ClickException(str(e)) from None
+    seats = 4 if record.game == "quinto" else 5
+    per_seat = summary(notes, seats)
+    if as_json:
+        out = {"plays": [n.to_json() for n in notes], "seats": per_seat}
+        click.echo(json.dumps(out))
+        return
+    current = -1
+    for n in notes:
+        if n.hand != current:
+            current = n.hand
+            click.echo(f"hand {n.hand}")
+        if n.cost is None:
+            click.echo(f"  trick {n.trick:>2}  seat {n.seat}  {card_str(n.card):<3}  (not solved)")
+            continue
+        flag = "" if n.cost == 0 else f"  costs {n.cost}"
+        best = " ".join(card_str(c) for c in n.best_cards)
+        click.echo(
+            f"  trick {n.trick:>2}  seat {n.seat}  {card_str(n.card):<3}  value {n.value:>5}"
+            f"  best {n.best:>5} ({best}){flag}"
+        )
+    click.echo("per seat: cards analysed, cards that cost points, total cost")
+    for seat, row in enumerate(per_seat):
+        click.echo(f"  seat {seat}: {row['analysed']:>3} {row['errors']:>3} {row['cost']:>6}")
+
+
+# ----------------------------------------------------------------------------- arena
+
+
+@main.command("arena")
+@click.option("--game", type=click.Choice(["quinto", "quintus"]), default="quinto")
+@click.option("--variant", default=None, help="partnership|dummy, base|bidding (default: first).")
+@click.option("--bots", default="random,heuristic", show_default=True, help="Bots A,B[,C...].")
+@click.option("--deals", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Processes (all cores).")
+@click.option("--budget", type=float, default=None, help="Seconds per bot decision.")
+@click.option("--iterations", type=click.IntRange(min=1), default=None, help="Search budget.")
+@click.option(
+    "--rubbers",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Quinto duplicate rubbers (dummy: games) per pair; default deals // 8, 0 skips.",
+)
+@click.option("--out", "out", default=None, help="Write results and records as JSON.")
+@click.option("--plot", "plot", default=None, help="Write a PNG of the running difference.")
+@click.option("--option", "options", multiple=True, help="Rules option name=value.")
+@click.option("--no-records", is_flag=True, help="Leave the hands' records out of --out.")
+def arena_cmd(
+    game: str,
+    variant: str | None,
+    bots: str,
+    deals: int,
+    seed: int,
+    jobs: int | None,
+    budget: float | None,
+    iterations: int | None,
+    rubbers: int | None,
+    out: str | None,
+    plot: str | None,
+    options: tuple[str, ...],
+    no_records: bool,
+) -> None:
+    """Play bots against each other over duplicate deals and report points per deal.
+
+    Every deal is replayed with the bots' seats exchanged (Quintus: in the 6 ways of giving
+    the quintus's seat and the two teams' seats to two bots), on --jobs processes. Prints
+    each pair's points per deal with a 95% confidence interval, per-bot mean scores, and
+    (Quinto) games and rubbers won in --rubbers duplicate rubbers. The same --seed gives
+    the same results whatever --jobs is. See quintet/arena.py.
+    """
+    import importlib.util
+
+    from quintet import arena
+    from quintet.errors import InvalidOptionError
+
+    if plot is not None and importlib.util.find_spec("matplotlib") is None:
+        raise click.ClickException("--plot needs matplotlib: pip install matplotlib")
+    try:
+        config = arena.ArenaConfig(
+            game=game,
+            variant=variant,
+            bots=tuple(b.strip() for b in bots.split(",")),
+            deals=deals,
+            seed=seed,
+            jobs=jobs,
+            budget=budget,
+            iterations=iterations,
+            rubbers=rubbers,
+            options=arena.parse_options(options),
+            records=out is not None and not no_records,
+            progress=True,
+        ).resolved()
+    except InvalidOptionError as e:
+        raise click.UsageError(str(e)) from None
+    result = arena.run_arena(config)
+    click.echo(result.table())
+    if out is not None:
+        result.write_json(out)
+        click.echo(f"\nwrote {out}")
+    if plot is not None:
+        result.plot(plot)
+        click.echo(f"wrote {plot}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

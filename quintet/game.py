@@ -24,7 +24,7 @@ Conventions, as in OpenSpiel:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, Self, runtime_checkable
 
@@ -75,7 +75,12 @@ class Observation:
     history: tuple[tuple[int, Action], ...]
     current_player: int
     legal_actions: tuple[tuple[int, Action], ...]
-    text: str = field(default="", compare=False, hash=False)
+    renderer: Callable[[], str] | None = field(default=None, compare=False, hash=False, repr=False)
+
+    @property
+    def text(self) -> str:
+        """The table as this player sees it (drawn when asked for: search makes many)."""
+        return self.renderer() if self.renderer is not None else ""
 
     def __str__(self) -> str:
         return self.text

@@ -11,7 +11,7 @@ from quintet.cards import QUINTUS_PACK, mask_cards, parse_mask
 from quintet.quinto import QuintoRules, QuintoState
 from quintet.quintus import QuintusRules, QuintusState
 from quintet.quintus.state import MELD
-from quintet.solver import QuintoSolver, QuintusSolver
+from quintet.solver import QuintoSolver, QuintusSolver, SolverLimitError
 
 # A target no hand can reach: the solver plays every hand out.
 FAR = QuintoRules(target=10_000)
@@ -209,3 +209,24 @@ def test_quinto_solver_counts_the_cachette_for_the_last_trick(
     )
     # North wins the trick (5) and the cachette: one more trick (5) and 20 + 15 of quints.
     assert quinto_solver.value(state) == -(5 + 5 + 35)
+
+
+def test_quinto_best_lead_is_a_best_card(quinto_solver: QuintoSolver) -> None:
+    rng = random.Random(11)
+    checked = 0
+    while checked < 150:
+        state = random_quinto_endgame(rng, rng.choice((2, 3, 4)), FAR)
+        if state.trick:
+            continue
+        card, value = quinto_solver.best_lead(state)
+        values = quinto_solver.move_values(state)
+        assert value == max(values.values()) == values[card]
+        checked += 1
+
+
+def test_solver_gives_up_past_its_node_limit() -> None:
+    state = QuintoState.deal(FAR, 0, random.Random(3))
+    for _ in range(4):
+        state.apply_action(state.legal_actions()[0])
+    with pytest.raises(SolverLimitError):
+        QuintoSolver(tt_bits=12, max_nodes=1000).value(state)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Final
 
 from quintet.actions import (
@@ -700,7 +701,7 @@ class QuintoState(HandState):
             history=tuple(self.history()),
             current_player=turn,
             legal_actions=legal,
-            text=self.render(viewer=v),
+            renderer=partial(self.clone().render, viewer=v),
             dealer=self.ctx.dealer,
             lone_seat=self.lone_seat,
             phase=_PHASE_NAMES[self.phase],

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Final
 
 from quintet.actions import (
@@ -772,7 +773,7 @@ class QuintusState(HandState):
             history=tuple(self.history()),
             current_player=self.current_player(),
             legal_actions=legal,
-            text=self.render(viewer=seat),
+            renderer=partial(self.clone().render, viewer=seat),
             dealer=self.ctx.dealer,
             phase=_PHASE_NAMES[self.phase],
             quintus=self.quintus if self.quintus >= 0 else None,

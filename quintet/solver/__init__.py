@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from quintet.solver.quinto import QuintoSolver
+from quintet.solver.quinto import QuintoSolver, SolverLimitError
 from quintet.solver.quintus import QuintusSolver
 
 
@@ -19,4 +19,4 @@ def solver_for(state: Any) -> QuintoSolver | QuintusSolver:
     return QuintoSolver() if state.game == "quinto" else QuintusSolver()
 
 
-__all__ = ["QuintoSolver", "QuintusSolver", "solver_for"]
+__all__ = ["QuintoSolver", "QuintusSolver", "SolverLimitError", "solver_for"]

@@ -358,10 +358,13 @@ def search(
     tt_move: np.ndarray,
     gen: int,
     stats: np.ndarray,
+    max_nodes: int,
 ) -> int:
     """Return the value of the position within ``[alpha0, beta0]`` (fail-soft).
 
-    ``hands`` is restored on return. ``stats[0]`` counts nodes.
+    ``hands`` is restored on return. ``stats[0]`` counts nodes; past ``max_nodes``
+    (0: no limit) the search gives up, sets ``stats[4]`` and leaves ``hands`` as it was
+    at that moment.
     """
     size = tt_key.shape[0]
     # Per-ply frames.
@@ -398,6 +401,9 @@ def search(
         if entering:
             entering = False
             stats[0] += 1
+            if max_nodes and stats[0] > max_nodes:
+                stats[4] = 1
+                return 0
             tlen = f_tlen[d]
             leader = f_leader[d]
             ntr = f_ntr[d]
@@ -606,6 +612,7 @@ def mtdf(
     tt_move: np.ndarray,
     gen: int,
     stats: np.ndarray,
+    max_nodes: int,
 ) -> int:
     """Return the exact value by a series of null-window searches (MTD(f))."""
     g = guess
@@ -615,8 +622,10 @@ def mtdf(
         beta = g + 1 if g == lo else g
         g = search(
             hands, trick, tlen, leader, ntr, beta - 1, beta, tv, cach, j11,
-            tt_key, tt_lo, tt_hi, tt_move, gen, stats,
+            tt_key, tt_lo, tt_hi, tt_move, gen, stats, max_nodes,
         )  # fmt: skip
+        if stats[4]:
+            return 0
         if g < beta:
             hi = g
         else:
@@ -642,6 +651,7 @@ def child_value(
     tt_move: np.ndarray,
     gen: int,
     stats: np.ndarray,
+    max_nodes: int,
 ) -> int:
     """Return the exact value (side 0's view) after the player to move plays card ``c``."""
     p = (leader + tlen) & 3
@@ -653,7 +663,7 @@ def child_value(
     if tlen < 3:
         v = mtdf(
             hands, row, tlen + 1, leader, ntr, guess, tv, cach, j11,
-            tt_key, tt_lo, tt_hi, tt_move, gen, stats,
+            tt_key, tt_lo, tt_hi, tt_move, gen, stats, max_nodes,
         )  # fmt: skip
     else:
         m = (1 << row[0]) | (1 << row[1]) | (1 << row[2]) | (1 << row[3])
@@ -669,7 +679,23 @@ def child_value(
         else:
             v = sv + mtdf(
                 hands, row, 0, w, ntr - 1, guess - sv, tv, cach, j11,
-                tt_key, tt_lo, tt_hi, tt_move, gen, stats,
+                tt_key, tt_lo, tt_hi, tt_move, gen, stats, max_nodes,
             )  # fmt: skip
     hands[p] ^= 1 << c
     return v
+
+
+@jit
+def root_move(
+    hands: np.ndarray, leader: int, tt_key: np.ndarray, tt_move: np.ndarray, gen: int
+) -> int:
+    """Return the best lead the table holds for a trick-boundary position, or -1."""
+    key = np.zeros(5, dtype=np.int64)
+    canonical(hands, leader, key)
+    slot = _slot(key, tt_key.shape[0])
+    for i in range(5):
+        if tt_key[slot, i] != key[i]:
+            return -1
+    if tt_key[slot, 5] != gen:
+        return -1
+    return code_card(hands, tt_move[slot])

@@ -206,8 +206,12 @@ def search(
     tt_hi: np.ndarray,
     gen: int,
     stats: np.ndarray,
+    max_nodes: int,
 ) -> int:
-    """Return the value of the position within ``[alpha0, beta0]`` (fail-soft)."""
+    """Return the value of the position within ``[alpha0, beta0]`` (fail-soft).
+
+    Past ``max_nodes`` nodes (0: no limit) it gives up and sets ``stats[2]``.
+    """
     size = tt_key.shape[0]
     f_trick = np.zeros((MAXPLY + 1, 5), dtype=np.int64)
     f_tlen = np.zeros(MAXPLY + 1, dtype=np.int64)
@@ -248,6 +252,9 @@ def search(
             entering = False
             merge = False
             stats[0] += 1
+            if max_nodes and stats[0] > max_nodes:
+                stats[2] = 1
+                return 0
             tlen = f_tlen[d]
             leader = f_leader[d]
             ntr = f_ntr[d]
@@ -432,6 +439,7 @@ def mtdf(
     tt_hi: np.ndarray,
     gen: int,
     stats: np.ndarray,
+    max_nodes: int,
 ) -> int:
     """Return the exact value by a series of null-window searches (MTD(f))."""
     g = guess
@@ -442,8 +450,10 @@ def mtdf(
         beta = g + 1 if g == lo else g
         g = search(
             hands, trick, tlen, leader, ntr, beta - 1, beta, q, trump, first, nil, failed,
-            bidding, cur, bonus, tt_key, tt_lo, tt_hi, gen, stats,
+            bidding, cur, bonus, tt_key, tt_lo, tt_hi, gen, stats, max_nodes,
         )  # fmt: skip
+        if stats[2]:
+            return 0
         if g < beta:
             hi = g
         else:
@@ -473,6 +483,7 @@ def child_value(
     tt_hi: np.ndarray,
     gen: int,
     stats: np.ndarray,
+    max_nodes: int,
 ) -> int:
     """Return the exact value after the player to move plays card ``c``."""
     p = (leader + tlen) % 5
@@ -484,7 +495,7 @@ def child_value(
     if tlen < 4:
         v = mtdf(
             hands, row, tlen + 1, leader, ntr, guess, q, trump, False, nil, failed,
-            bidding, cur, bonus, tt_key, tt_lo, tt_hi, gen, stats,
+            bidding, cur, bonus, tt_key, tt_lo, tt_hi, gen, stats, max_nodes,
         )  # fmt: skip
     else:
         w = trick_winner(row, leader, trump)
@@ -506,7 +517,7 @@ def child_value(
         else:
             v = gain + mtdf(
                 hands, row, 0, w, ntr - 1, guess - gain, q, trump, False, nil, now_failed,
-                bidding, cur + gain, bonus, tt_key, tt_lo, tt_hi, gen, stats,
+                bidding, cur + gain, bonus, tt_key, tt_lo, tt_hi, gen, stats, max_nodes,
             )  # fmt: skip
     hands[p] ^= 1 << c
     return v

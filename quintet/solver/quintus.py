@@ -18,6 +18,7 @@ from quintet.quintus import QuintusState
 from quintet.quintus.rules import NIL_BONUS
 from quintet.quintus.state import MELD, PLAY
 from quintet.solver import _quintus_kernel as K
+from quintet.solver.quinto import SolverLimitError
 
 
 @dataclass
@@ -38,14 +39,19 @@ class _Position:
 
 
 class QuintusSolver:
-    """A reusable double-dummy solver for Quintus (it keeps its transposition table)."""
+    """A reusable double-dummy solver for Quintus (it keeps its transposition table).
 
-    def __init__(self, tt_bits: int = 18) -> None:
+    ``max_nodes`` (0: no limit) makes it give up on positions too big to answer in
+    time, raising :class:`~quintet.solver.quinto.SolverLimitError`.
+    """
+
+    def __init__(self, tt_bits: int = 18, max_nodes: int = 0) -> None:
+        self.max_nodes = max_nodes
         size = 1 << tt_bits
         self._tt_key = np.zeros((size, 7), dtype=np.int64)
         self._tt_lo = np.zeros(size, dtype=np.int32)
         self._tt_hi = np.zeros(size, dtype=np.int32)
-        self._stats = np.zeros(2, dtype=np.int64)
+        self._stats = np.zeros(3, dtype=np.int64)
         self._gen = 0
         self.nodes = 0
 
@@ -73,6 +79,11 @@ class QuintusSolver:
             bonus=NIL_BONUS[state.rules.variant][state.nil - 1] if state.nil > 0 else 0,
         )
 
+    def _check(self) -> None:
+        self.nodes = int(self._stats[0])
+        if self._stats[2]:
+            raise SolverLimitError(f"gave up after {self.max_nodes} nodes")
+
     def value(self, state: QuintusState) -> int:
         """Return the double-dummy value of ``state``: the quintus's points still to come.
 
@@ -85,9 +96,9 @@ class QuintusSolver:
         v = K.mtdf(
             p.hands, p.trick, p.tlen, p.leader, p.ntr, 0, p.quintus, p.trump, p.first,
             p.nil, p.failed, p.bidding, p.cur, p.bonus,
-            self._tt_key, self._tt_lo, self._tt_hi, self._gen, self._stats,
+            self._tt_key, self._tt_lo, self._tt_hi, self._gen, self._stats, self.max_nodes,
         )  # fmt: skip
-        self.nodes = int(self._stats[0])
+        self._check()
         return int(v)
 
     def move_values(self, state: QuintusState) -> dict[Action, int]:
@@ -110,7 +121,9 @@ class QuintusSolver:
                 p.hands, p.trick, p.tlen, p.leader, p.ntr, c, guess, p.quintus, p.trump,
                 p.first, p.nil, p.failed, p.bidding, p.cur, p.bonus,
                 self._tt_key, self._tt_lo, self._tt_hi, self._gen, self._stats,
+                self.max_nodes,
             )  # fmt: skip
+            self._check()
             guess = int(v)
             out[c] = int(v)
         self.nodes = int(self._stats[0])

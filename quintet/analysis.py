@@ -1,0 +1,155 @@
+"""Double-dummy analysis of records: ``quintet solve`` and ``quintet analyze``.
+
+Values follow the solvers: Quinto from the side to move (its points minus the other
+side's from the position to the end of the hand), Quintus as the quintus's points still
+to come. The *cost* of a card is how much worse it is than the best card for the player
+who played it: for Quinto and for the quintus, best value minus its value; for a
+Quintus defender, who wants the quintus to score little, its value minus the least.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from quintet.actions import Action, is_play
+from quintet.cards import card_str
+from quintet.errors import QuintetError
+from quintet.record import Record, replay
+from quintet.solver import QuintoSolver, QuintusSolver
+
+#: By default ``analyze`` solves the plays of the last this many tricks of a hand: an
+#: exact solve earlier in the hand takes seconds to minutes.
+DEFAULT_TRICKS = {"quinto": 7, "quintus": 5}
+
+
+class AnalysisError(QuintetError):
+    """The point asked for has no card play to value."""
+
+
+def state_at(record: Record, hand: int | None = None, at: int | None = None) -> Any:
+    """Return the hand state before action ``at`` of hand ``hand`` (default: the record's end).
+
+    Raises:
+        RecordError: the record does not replay.
+        AnalysisError: the hand or action index is not in the record.
+    """
+    if not record.hands:
+        raise AnalysisError("the record has no hands")
+    h = len(record.hands) - 1 if hand is None else hand
+    if not 0 <= h < len(record.hands):
+        raise AnalysisError(f"hand {h} is not in the record (0..{len(record.hands) - 1})")
+    n = len(record.hands[h].actions)
+    k = n if at is None else at
+    if not 0 <= k <= n:
+        raise AnalysisError(f"action {k} is not in hand {h} (0..{n})")
+    match = replay(record, upto=(h, k))
+    return match.hands[h]
+
+
+def _solver(state: Any) -> QuintoSolver | QuintusSolver:
+    return QuintoSolver() if state.game == "quinto" else QuintusSolver()
+
+
+def solve_state(
+    state: Any, solver: QuintoSolver | QuintusSolver | None = None
+) -> dict[Action, int]:
+    """Return the double-dummy value of each legal card at ``state``.
+
+    Raises:
+        AnalysisError: no card is to be played here (the hand is over, or it is the
+            doubling round, the auction, trump, nil or a meld decision).
+    """
+    if state.is_terminal():
+        raise AnalysisError("the hand is over at this point: give --hand and --at")
+    cards = [a for a in state.legal_actions() if is_play(a)]
+    if not cards:
+        phase = getattr(state.observation(state.current_player()), "phase", "?")
+        raise AnalysisError(f"no card is played at this point (the {phase} phase)")
+    solver = solver or _solver(state)
+    return dict(solver.move_values(state))
+
+
+@dataclass
+class PlayNote:
+    """One analysed card play."""
+
+    hand: int
+    action: int
+    trick: int
+    seat: int
+    card: int
+    value: int | None
+    best: int | None
+    cost: int | None
+    best_cards: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the note as JSON data (cards as codes)."""
+        return {
+            "hand": self.hand,
+            "action": self.action,
+            "trick": self.trick,
+            "seat": self.seat,
+            "card": card_str(self.card),
+            "value": self.value,
+            "best": self.best,
+            "cost": self.cost,
+            "best_cards": [card_str(c) for c in self.best_cards],
+        }
+
+
+def analyze_record(record: Record, tricks: int | None = None) -> list[PlayNote]:
+    """Return a note for every card play of every finished hand.
+
+    Plays of the last ``tricks`` tricks of each hand are solved (default: Quinto 7,
+    Quintus 5; 99 solves them all); earlier plays get no value (``cost`` None).
+
+    Raises:
+        RecordError: the record does not replay.
+    """
+    match = replay(record)
+    notes: list[PlayNote] = []
+    hands: list[Any] = list(match.hands)
+    for hi, final in enumerate(hands):
+        if not final.is_terminal():
+            continue
+        total = 12 if final.game == "quinto" else 8
+        limit = DEFAULT_TRICKS[final.game] if tricks is None else tricks
+        state: Any = final.snapshot()
+        solver = _solver(state)
+        for k, (seat, a) in enumerate(final.history()):
+            if is_play(a):
+                trick = state.tricks_played + 1
+                if total - state.tricks_played <= limit:
+                    values = solver.move_values(state)
+                    notes.append(_note(state, hi, k, trick, seat, a, values))
+                else:
+                    notes.append(PlayNote(hi, k, trick, seat, a, None, None, None))
+            state.apply_action(a, seat)
+    return notes
+
+
+def _note(
+    state: Any, hand: int, k: int, trick: int, seat: int, card: int, values: dict[Action, int]
+) -> PlayNote:
+    maximize = state.game == "quinto" or seat == state.quintus
+    best = max(values.values()) if maximize else min(values.values())
+    value = values[card]
+    cost = best - value if maximize else value - best
+    best_cards = sorted(c for c, v in values.items() if v == best)
+    return PlayNote(hand, k, trick, seat, card, value, best, cost, best_cards)
+
+
+def summary(notes: list[PlayNote], seats: int) -> list[dict[str, int]]:
+    """Return per seat: cards analysed, cards that cost something, and the total cost."""
+    out = [{"analysed": 0, "errors": 0, "cost": 0} for _ in range(seats)]
+    for n in notes:
+        if n.cost is None:
+            continue
+        row = out[n.seat]
+        row["analysed"] += 1
+        row["cost"] += n.cost
+        if n.cost > 0:
+            row["errors"] += 1
+    return out

@@ -1,0 +1,74 @@
+"""Computer players for both games, by level: ``random``, ``heuristic``, ``pimc``, ``ismcts``.
+
+>>> bot = make_bot("heuristic")
+>>> bot.name
+'heuristic'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from quintet.bots.base import Bot, BotView, Budget, pick_best
+from quintet.bots.heuristic import HeuristicBot
+from quintet.bots.play import bot_step, play_out
+from quintet.bots.random_bot import RandomBot
+from quintet.errors import InvalidOptionError
+
+_LEVELS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+}
+
+
+def levels() -> list[str]:
+    """Return the names of the bot levels, weakest first."""
+    _register_search_bots()
+    return list(_LEVELS)
+
+
+def make_bot(level: str) -> Bot:
+    """Return a new bot of ``level``.
+
+    Raises:
+        InvalidOptionError: no bot level has that name.
+    """
+    _register_search_bots()
+    try:
+        factory = _LEVELS[level]
+    except KeyError:
+        known = ", ".join(_LEVELS)
+        raise InvalidOptionError(f"unknown bot level {level!r} (known: {known})") from None
+    return factory()
+
+
+def _register_search_bots() -> None:
+    # The search bots import the solver (numba); load them only when asked for.
+    if "pimc" in _LEVELS:
+        return
+    try:
+        from quintet.bots.pimc import PimcBot
+
+        _LEVELS["pimc"] = PimcBot
+    except ImportError:  # pragma: no cover - during development
+        pass
+    try:
+        from quintet.bots.ismcts import IsmctsBot
+
+        _LEVELS["ismcts"] = IsmctsBot
+    except ImportError:  # pragma: no cover
+        pass
+
+
+__all__ = [
+    "Bot",
+    "BotView",
+    "Budget",
+    "HeuristicBot",
+    "RandomBot",
+    "bot_step",
+    "levels",
+    "make_bot",
+    "pick_best",
+    "play_out",
+]

@@ -1,0 +1,74 @@
+"""Running bots at a table: whose turn, which bot, and applying what it answers."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from quintet.actions import Action
+from quintet.bots.base import Bot, BotView, Budget
+
+#: Called with (state, seat, action, bot) after every action a bot takes.
+Listener = Callable[[Any, int, Action, Bot], None]
+
+
+def bot_step(
+    state: Any,
+    bots: Sequence[Bot | None],
+    rng: random.Random,
+    budget: Budget | None = None,
+    listener: Listener | None = None,
+) -> list[tuple[int, Action]]:
+    """Let the bots act once: out-of-turn signals first, then the seat to act.
+
+    ``bots[s]`` plays for the player at seat ``s`` (and, in Quinto's dummy variant, for
+    the seats that player controls); a ``None`` entry is a person and is skipped.
+    Returns the actions applied. Raises ValueError if a bot answers illegally.
+    """
+    done: list[tuple[int, Action]] = []
+    if state.is_terminal():
+        return done
+    turn = state.current_player()
+    for seat in state.actors():
+        if seat == turn:
+            continue
+        bot = bots[state.controller(seat)]
+        if bot is None:
+            continue
+        view = BotView.of(state, seat, random.Random(rng.getrandbits(64)), budget)
+        sig = bot.signal(view)
+        if sig is not None:
+            _apply(state, seat, sig, bot, view, listener)
+            done.append((seat, sig))
+    bot = bots[state.controller(turn)]
+    if bot is None:
+        return done
+    view = BotView.of(state, turn, random.Random(rng.getrandbits(64)), budget)
+    action = bot.act(view)
+    _apply(state, turn, action, bot, view, listener)
+    done.append((turn, action))
+    return done
+
+
+def _apply(
+    state: Any, seat: int, action: Action, bot: Bot, view: BotView, listener: Listener | None
+) -> None:
+    if action not in view.legal:
+        raise ValueError(f"bot {bot.name} answered an illegal action {action!r} for seat {seat}")
+    state.apply_action(action, seat)
+    if listener is not None:
+        listener(state, seat, action, bot)
+
+
+def play_out(
+    state: Any,
+    bots: Sequence[Bot | None],
+    rng: random.Random,
+    budget: Budget | None = None,
+    listener: Listener | None = None,
+) -> None:
+    """Let the bots play ``state`` to the end of the hand (every seat must have a bot)."""
+    while not state.is_terminal():
+        if not bot_step(state, bots, rng, budget, listener):
+            raise ValueError(f"no bot for seat {state.current_player()}")
