@@ -1,0 +1,300 @@
+"""A table: a match of either game with people and bots in its seats.
+
+What the terminal and the web tables share: dealing hands in turn, checking people's
+actions, letting bots act (one step at a time, so a front end can pace them), hints,
+undo, and saving and resuming as a record.
+
+>>> t = Table.new("quinto", seats=["heuristic"] * 4, seed=3)
+>>> while not t.match_over():
+...     _ = t.run_bots()
+...     if t.hand_over() and not t.match_over():
+...         _ = t.deal()
+>>> t.match.winner() in (0, 1)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from quintet.actions import Action
+from quintet.bots import Bot, BotView, Budget, make_bot
+from quintet.errors import IllegalActionError, InvalidOptionError
+from quintet.quinto import QuintoMatch, QuintoRules
+from quintet.quintus import QuintusMatch, QuintusRules
+from quintet.record import Record, new_match, record_from_match, replay
+
+Match = QuintoMatch | QuintusMatch
+
+
+@dataclass
+class Table:
+    """A match in progress. ``seats[s]`` is a bot level, or None for a person.
+
+    In Quinto's dummy variant the dummy seat has no player of its own: the lone player
+    (a person or a bot) acts for it.
+    """
+
+    game: str
+    variant: str
+    match: Match
+    seats: list[str | None]
+    seed: int
+    bots: list[Bot | None] = field(default_factory=list)
+    budget: Budget | None = None
+    _steps: int = 0
+
+    # --------------------------------------------------------------- creation
+
+    @classmethod
+    def new(
+        cls,
+        game: str,
+        variant: str | None = None,
+        seats: Sequence[str | None] | None = None,
+        seed: int = 0,
+        options: dict[str, Any] | None = None,
+        lone_seat: int | None = None,
+        first_dealer: int = 0,
+        budget: Budget | None = None,
+        deal: bool = True,
+    ) -> Table:
+        """Return a new table (and deal its first hand unless ``deal`` is False).
+
+        Raises:
+            InvalidOptionError: unknown game, variant, option or bot level; wrong seat count.
+        """
+        if game not in ("quinto", "quintus"):
+            raise InvalidOptionError(f"unknown game {game!r} (quinto or quintus)")
+        match: Match
+        if game == "quinto":
+            variant = variant or "partnership"
+            rules = QuintoRules.from_options(variant, options)
+            if variant == "dummy":
+                lone_seat = 0 if lone_seat is None else lone_seat
+                match = QuintoMatch(rules, lone_seat=lone_seat)
+            else:
+                match = QuintoMatch(rules, first_dealer=first_dealer)
+            n = 4
+        else:
+            variant = variant or "base"
+            match = QuintusMatch(QuintusRules.from_options(variant, options), first_dealer)
+            n = 5
+        seat_list = list(seats) if seats is not None else [None] + ["heuristic"] * (n - 1)
+        if len(seat_list) != n:
+            raise InvalidOptionError(f"{game} has {n} seats, not {len(seat_list)}")
+        table = cls(game, variant, match, seat_list, seed, budget=budget)
+        table._make_bots()
+        if deal:
+            table.deal()
+        return table
+
+    def _make_bots(self) -> None:
+        self.bots = [make_bot(level) if level else None for level in self.seats]
+
+    @classmethod
+    def from_record(
+        cls,
+        record: Record,
+        seats: Sequence[str | None] | None = None,
+        seed: int | None = None,
+        budget: Budget | None = None,
+    ) -> Table:
+        """Return the table a record describes, ready to continue.
+
+        The seats and the dealing seed come from the record's optional ``table`` field
+        when it has one (records saved by a table do), else from the arguments.
+
+        Raises:
+            RecordError: the record does not replay.
+        """
+        info = record.extra.get("table", {}) if isinstance(record.extra, dict) else {}
+        seat_list = list(seats) if seats is not None else info.get("seats")
+        n = 4 if record.game == "quinto" else 5
+        if not isinstance(seat_list, list) or len(seat_list) != n:
+            seat_list = [None] + ["heuristic"] * (n - 1)
+        table = cls(
+            record.game,
+            record.variant,
+            replay(record),
+            seat_list,
+            int(info.get("seed", 0)) if seed is None else seed,
+            budget=budget,
+        )
+        table._make_bots()
+        return table
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def state(self) -> Any:
+        """The hand in play (or the last one)."""
+        return self.match.state
+
+    @property
+    def num_seats(self) -> int:
+        """4 for Quinto, 5 for Quintus."""
+        return 4 if self.game == "quinto" else 5
+
+    def player_of(self, seat: int) -> int:
+        """Return the seat of the player who decides for ``seat`` (the dummy's: the lone)."""
+        state = self.state
+        return state.controller(seat) if state is not None else seat
+
+    def hand_over(self) -> bool:
+        """Return whether the current hand is finished (or none was dealt)."""
+        return self.state is None or self.state.is_terminal()
+
+    def match_over(self) -> bool:
+        """Return whether the rubber, the dummy game or the Quintus session is over."""
+        return self.match.is_over()
+
+    def waiting_for(self) -> list[int]:
+        """Return the seats whose player may act now (people and bots)."""
+        state = self.state
+        if state is None or state.is_terminal():
+            return []
+        return list(state.actors())
+
+    def to_act(self) -> int | None:
+        """Return the seat to act on the main line, or None."""
+        state = self.state
+        if state is None or state.is_terminal():
+            return None
+        return int(state.current_player())
+
+    def person_to_act(self) -> bool:
+        """Return whether the main-line action belongs to a person."""
+        seat = self.to_act()
+        return seat is not None and self.bots[self.player_of(seat)] is None
+
+    # ------------------------------------------------------------------ flow
+
+    def _deal_rng(self) -> random.Random:
+        return random.Random(f"{self.seed}:hand:{len(self.match.hands)}")
+
+    def deal(self) -> Any:
+        """Deal the next hand.
+
+        Raises:
+            IllegalActionError: the match is over or the hand is not finished.
+        """
+        return self.match.start_hand(rng=self._deal_rng())
+
+    def act(self, seat: int, action: Action | str) -> Action:
+        """Check and apply a person's action for ``seat``; return the action applied.
+
+        Raises:
+            IllegalActionError: not this seat's turn, not allowed, or no hand in play.
+            InvalidActionError: the action names nothing.
+        """
+        state = self.state
+        if state is None:
+            raise IllegalActionError("no hand has been dealt")
+        if state.is_terminal():
+            raise IllegalActionError(
+                "the match is over" if self.match_over() else "the hand is over"
+            )
+        a = state.parse(action) if isinstance(action, str) else action
+        state.act(a, seat)
+        return int(a)
+
+    def legal(self, seat: int) -> tuple[Action, ...]:
+        """Return ``seat``'s legal actions now."""
+        state = self.state
+        if state is None or state.is_terminal():
+            return ()
+        return tuple(state.legal_actions(seat))
+
+    def _view(self, seat: int) -> BotView:
+        self._steps += 1
+        rng = random.Random(f"{self.seed}:bot:{len(self.match.hands)}:{self._steps}")
+        return BotView.of(self.state, seat, rng, self.budget)
+
+    def bot_step(self) -> list[tuple[int, Action]]:
+        """Let bots act once (their signals, then the main line if a bot is to act).
+
+        Returns what they did; an empty list means a person must act (or the hand is over).
+        """
+        state = self.state
+        if state is None or state.is_terminal():
+            return []
+        done: list[tuple[int, Action]] = []
+        turn = state.current_player()
+        for seat in state.actors():
+            bot = self.bots[state.controller(seat)]
+            if seat == turn or bot is None:
+                continue
+            sig = bot.signal(self._view(seat))
+            if sig is not None:
+                state.apply_action(sig, seat)
+                done.append((seat, sig))
+        bot = self.bots[state.controller(turn)]
+        if bot is not None:
+            action = bot.act(self._view(turn))
+            state.act(action, turn)
+            done.append((turn, action))
+        return done
+
+    def run_bots(self) -> list[tuple[int, Action]]:
+        """Let bots act until a person must act or the hand is over; return their actions."""
+        done: list[tuple[int, Action]] = []
+        while not self.hand_over():
+            step = self.bot_step()
+            done.extend(step)
+            if not step or self.person_to_act():
+                break
+        return done
+
+    def hint(self, seat: int, level: str = "heuristic") -> Action:
+        """Return what a bot of ``level`` would do for ``seat`` (a person's hint).
+
+        Raises:
+            IllegalActionError: ``seat`` has nothing to do now.
+        """
+        if not self.legal(seat):
+            raise IllegalActionError(f"seat {seat} has nothing to do now")
+        view = BotView.of(self.state, seat, random.Random(f"{self.seed}:hint"), self.budget)
+        bot = make_bot(level)
+        main = view.main_actions()
+        if seat != self.to_act():
+            return bot.signal(view) or view.legal[0]
+        return bot.act(view) if main else view.legal[0]
+
+    def undo(self, seat: int) -> int:
+        """Take back the actions since ``seat``'s player's previous decision in this hand.
+
+        Returns the number of actions taken back (0 when there is nothing to undo).
+        """
+        state = self.state
+        if state is None:
+            return 0
+        player = self.player_of(seat)
+        history = state.history()
+        cut = None
+        for i in range(len(history) - 1, -1, -1):
+            if state.controller(history[i][0]) == player:
+                cut = i
+                break
+        if cut is None:
+            return 0
+        record = self.record()
+        record.hands[-1].actions = record.hands[-1].actions[:cut]
+        record.hands[-1].action_extra = {
+            k: v for k, v in record.hands[-1].action_extra.items() if k < cut
+        }
+        self.match = replay(record)
+        return len(history) - cut
+
+    # ---------------------------------------------------------------- records
+
+    def record(self) -> Record:
+        """Return the match so far as a record (with the seats and seed to resume it)."""
+        return record_from_match(self.match, {"table": {"seats": self.seats, "seed": self.seed}})
+
+    def empty_match(self) -> Match:
+        """Return a new match with this table's rules (for replays)."""
+        return new_match(self.record())
