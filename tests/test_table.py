@@ -8,6 +8,7 @@ import pytest
 
 from quintet.actions import PASS, action_str
 from quintet.errors import IllegalActionError, InvalidOptionError
+from quintet.quinto import QuintoMatch
 from quintet.record import dumps, read_record, score
 from quintet.table import Table
 
@@ -19,6 +20,7 @@ def test_bots_play_a_whole_rubber_and_the_record_scores_the_same() -> None:
         if t.hand_over() and not t.match_over():
             t.deal()
     result = score(read_record(dumps(t.record())))
+    assert isinstance(t.match, QuintoMatch)
     assert result["complete"] and result["rubber"]["winner"] == t.match.winner()
 
 
