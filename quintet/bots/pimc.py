@@ -93,9 +93,12 @@ class PimcBot:
     # ------------------------------------------------------------------ budget
 
     def _limits(self, view: BotView) -> tuple[float, int]:
-        seconds = view.budget.seconds or self.seconds or 1.0
-        samples = view.budget.iterations or self.samples or 200
-        return time.perf_counter() + seconds, samples
+        """Return the deadline and the number of samples; samples alone are exact."""
+        samples = view.budget.iterations or self.samples
+        seconds = view.budget.seconds or self.seconds
+        if seconds is None and samples is not None:
+            return float("inf"), samples
+        return time.perf_counter() + (seconds or 1.0), samples or 200
 
     # -------------------------------------------------------------- decisions
 
@@ -206,7 +209,9 @@ class PimcBot:
         """Return the quintus's points in ``n`` sampled deals played out by the heuristic."""
         seat = view.seat
         out = []
-        deadline = time.perf_counter() + (view.budget.seconds or self.seconds or 1.0) / 6
+        end, _ = self._limits(view)
+        # Each simulated option gets a sixth of the budget (a samples-only budget: none).
+        deadline = time.perf_counter() + (end - time.perf_counter()) / 6
         for i in range(n):
             if i and time.perf_counter() > deadline:
                 break
