@@ -131,8 +131,9 @@ def parse_bot_spec(text: str, label: str | None = None) -> BotSpec:
     """
     level = text.strip()
     known = levels()
-    if level not in known:
+    if level.split(":")[0] not in known:
         raise InvalidOptionError(f"unknown bot {level!r} (known levels: {', '.join(known)})")
+    make_bot(level)  # a bad parameter fails here, before any deal is played
     return BotSpec(label or level, level)
 
 

@@ -150,3 +150,12 @@ def test_pimc_plays_whole_hands(game: str) -> None:
     play_out(state, [bot if s % 2 == 0 else h for s in range(seats)], random.Random(3), FAST)
     assert state.is_terminal()
     assert any(is_play(a) for _, a in state.history())
+
+
+def test_bot_parameters_follow_the_level_name() -> None:
+    bot = make_bot("pimc:samples=7:exact_tricks=4")
+    assert isinstance(bot, PimcBot) and bot.samples == 7 and bot.exact_tricks == 4
+    with pytest.raises(InvalidOptionError, match="bad parameter for bot 'pimc'"):
+        make_bot("pimc:colour=blue")
+    with pytest.raises(InvalidOptionError, match="must be name=value"):
+        make_bot("ismcts:300")

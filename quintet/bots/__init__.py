@@ -28,18 +28,39 @@ def levels() -> list[str]:
 
 
 def make_bot(level: str) -> Bot:
-    """Return a new bot of ``level``.
+    """Return a new bot of ``level``, optionally with parameters: ``pimc:samples=10``.
+
+    Parameters follow the level's name, each as ``:name=value`` (numbers or text), and
+    are passed to the bot's constructor (``pimc``: seconds, samples, exact_tricks;
+    ``ismcts``: iterations, seconds, exploration, rollout).
 
     Raises:
-        InvalidOptionError: no bot level has that name.
+        InvalidOptionError: no bot level has that name, or a parameter is not the level's.
     """
     _register_search_bots()
+    name, *params = level.strip().split(":")
     try:
-        factory = _LEVELS[level]
+        factory = _LEVELS[name]
     except KeyError:
         known = ", ".join(_LEVELS)
-        raise InvalidOptionError(f"unknown bot level {level!r} (known: {known})") from None
-    return factory()
+        raise InvalidOptionError(f"unknown bot level {name!r} (known: {known})") from None
+    kwargs: dict[str, object] = {}
+    for item in params:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise InvalidOptionError(f"bot parameter {item!r} must be name=value")
+        value: object = raw
+        for convert in (int, float):
+            try:
+                value = convert(raw)
+                break
+            except ValueError:
+                continue
+        kwargs[key] = value
+    try:
+        return factory(**kwargs)
+    except TypeError as e:
+        raise InvalidOptionError(f"bad parameter for bot {name!r}: {e}") from None
 
 
 def _register_search_bots() -> None:
