@@ -80,9 +80,25 @@ class HandState:
         (Quinto's cachette) are dealt too. The result's observation for ``seat`` equals
         this state's.
         """
+        return self.resample(seat, rng)
+
+    def resample(
+        self,
+        seat: int,
+        rng: random.Random,
+        forbidden: list[CardMask] | None = None,
+        rebase: bool = True,
+    ) -> Self:
+        """Resample like :meth:`resample_from_infostate`, for search loops.
+
+        ``forbidden`` may pass :meth:`constraints` computed once for many samples; with
+        ``rebase`` False the copy keeps this state's snapshot (its event log and deal are
+        then this state's: fine for a search that only plays on).
+        """
         vis = self.visible_seats(seat)
         hidden = [s for s in range(self.num_seats) if s not in vis]
-        forbidden = self._constraints()
+        if forbidden is None:
+            forbidden = self._constraints()
         pool = 0
         for s in hidden:
             pool |= self.hands[s]
@@ -97,8 +113,13 @@ class HandState:
             out.hands[s] = m
         if extra is not None:
             out._set_extra(dealt[-1])
-        out._rebase()
+        if rebase:
+            out._rebase()
         return out
+
+    def constraints(self) -> list[CardMask]:
+        """Return per seat the cards its play has shown it cannot hold."""
+        return self._constraints()
 
     def _rebase(self) -> None:
         """Give this state its own context whose snapshot holds its current cards."""

@@ -59,7 +59,7 @@ def make_bot(level: str) -> Bot:
         kwargs[key] = value
     try:
         return factory(**kwargs)
-    except TypeError as e:
+    except (TypeError, ValueError) as e:
         raise InvalidOptionError(f"bad parameter for bot {name!r}: {e}") from None
 
 

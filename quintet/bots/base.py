@@ -47,6 +47,7 @@ class BotView:
     budget: Budget
     rng: random.Random
     _shadow: Any = field(repr=False)
+    _forbidden: Any = field(default=None, repr=False)
 
     @classmethod
     def of(
@@ -93,7 +94,9 @@ class BotView:
 
     def sample(self, rng: random.Random | None = None) -> Any:
         """Return a full state: the cards this player cannot see dealt consistently."""
-        return self._shadow.resample_from_infostate(self.seat, rng or self.rng)
+        if self._forbidden is None:
+            self._forbidden = self._shadow.constraints()
+        return self._shadow.resample(self.seat, rng or self.rng, self._forbidden, rebase=False)
 
     def state(self) -> Any:
         """Return one consistent full state (the shadow itself, copied)."""
