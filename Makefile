@@ -14,9 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/quintet sheet --example quinto-partnership
-	@echo
-	$(BIN)/quintet show --example quinto-partnership --events
+	$(BIN)/quintet serve
 
 test: lint types pytest
 

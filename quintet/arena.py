@@ -7,6 +7,7 @@ the cards cancel out and what is left is the difference in play::
     quintet arena --game quinto|quintus [--variant V] --bots A,B[,C...] [--deals N]
         [--seed S] [--jobs J] [--budget SECONDS] [--iterations N] [--rubbers R]
         [--out results.json] [--no-records] [--plot diff.png] [--option name=value ...]
+        [--backend local|ray [--address ADDR]]
 
     result = run_arena(ArenaConfig(game="quinto", bots=("random", "heuristic"), deals=200))
     print(result.table()); result.write_json("results.json"); result.plot("diff.png")
@@ -58,9 +59,20 @@ Statistics: per pair, the mean of the deal results with a 95% confidence interva
 q·sd/√n with q = 1.96 for n ≥ 30 and Student's t quantile (n - 1 degrees of freedom) below
 that; the interval is "clear" when it excludes 0.
 
-Bots are named by level (:func:`quintet.bots.levels`); :func:`parse_bot_spec` is the one
-place a bot string is read, so that other kinds of bots (an external command) can be added
-there. Several bots play a round robin of all pairs, on the same deals.
+Bots are named by level (:func:`quintet.bots.levels`) or, for a program speaking the bot
+protocol, ``cmd:COMMAND`` (:mod:`quintet.botproto`; a comma cannot appear in it);
+:func:`parse_bot_spec` is the one place a bot string is read. Several bots play a round
+robin of all pairs, on the same deals. An external bot's process lives for one seat of
+one hand; every decision it could not make (a crash, a timeout, an illegal answer) is made
+by its fallback bot and listed with the deal in ``incidents``.
+
+Backends: ``local`` (default) runs the tasks in a process pool of ``jobs`` processes;
+``ray`` runs the same tasks as Ray remote functions, on the cluster at ``address`` or, by
+default, on a local Ray instance with ``jobs`` CPUs (a Ray already initialised in this
+process is used as it is). Results are gathered in deal order either way, so for the same
+seed both give the same results (needs the ``ray`` extra: ``pip install
+'quintet-cards[ray]'``; on a remote cluster quintet, and the command of an external bot,
+must be installed on every node).
 
 >>> summarize([1.0, 2.0, 3.0]).mean
 2.0
@@ -70,7 +82,9 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import json
+import logging
 import math
 import os
 import random
@@ -83,6 +97,14 @@ from fractions import Fraction
 from itertools import combinations, product
 from typing import Any, Final
 
+from quintet.botproto import (
+    ExternalBot,
+    close_bots,
+    command_of,
+    finish_hand,
+    is_external,
+    probe,
+)
 from quintet.bots import Bot, Budget, levels, make_bot, play_out
 from quintet.errors import InvalidOptionError
 from quintet.quinto import QuintoMatch, QuintoRules
@@ -106,6 +128,8 @@ _T975: Final = (
 )  # fmt: skip
 _Z975: Final = 1.96
 _MAX_MATCH_HANDS: Final = 1000
+#: Where the tasks run: a local process pool, or Ray.
+BACKENDS: Final = ("local", "ray")
 
 
 # --------------------------------------------------------------------------- bots
@@ -120,16 +144,22 @@ class BotSpec:
 
     def make(self) -> Bot:
         """Return a new bot for one seat of one hand."""
+        if is_external(self.level):
+            # The arena's user named the command: no allow_commands needed.
+            return ExternalBot(command_of(self.level))
         return make_bot(self.level)
 
 
 def parse_bot_spec(text: str, label: str | None = None) -> BotSpec:
-    """Return the contestant a ``--bots`` entry names (a bot level, for now).
+    """Return the contestant a ``--bots`` entry names: a bot level, or ``cmd:COMMAND``.
 
     Raises:
-        InvalidOptionError: no bot level has that name.
+        InvalidOptionError: no bot level has that name, or ``cmd:`` without a command.
     """
     level = text.strip()
+    if is_external(level):
+        command_of(level)
+        return BotSpec(label or level, level)
     known = levels()
     if level.split(":")[0] not in known:
         raise InvalidOptionError(f"unknown bot {level!r} (known levels: {', '.join(known)})")
@@ -190,7 +220,9 @@ class ArenaConfig:
     ``variant`` None is the game's first (partnership, base); ``jobs`` None is every core;
     ``rubbers`` None is ``deals // 8`` (at least 1) for Quinto; ``budget`` is seconds per
     decision and ``iterations`` the search bots' iteration budget; ``records`` keeps the
-    record of every hand; ``progress`` shows a progress bar (with tqdm) on standard error.
+    record of every hand; ``progress`` shows a progress bar (with tqdm) on standard error;
+    ``backend`` is ``local`` or ``ray``, and ``address`` the Ray cluster's (None: a local
+    Ray instance).
     """
 
     game: str = "quinto"
@@ -205,6 +237,8 @@ class ArenaConfig:
     options: Mapping[str, Any] = field(default_factory=dict)
     records: bool = True
     progress: bool = False
+    backend: str = "local"
+    address: str | None = None
 
     def resolved(self) -> ArenaConfig:
         """Return the config with defaults filled in, checked.
@@ -236,6 +270,15 @@ class ArenaConfig:
             rubbers = max(1, self.deals // 8) if self.rubbers is None else self.rubbers
             if rubbers < 0:
                 raise InvalidOptionError(f"rubbers must be 0 or more, not {rubbers}")
+        if self.backend not in BACKENDS:
+            known = ", ".join(BACKENDS)
+            raise InvalidOptionError(f"unknown backend {self.backend!r} (known: {known})")
+        if self.address is not None and self.backend != "ray":
+            raise InvalidOptionError("an address is for the ray backend (--backend ray)")
+        if self.backend == "ray" and importlib.util.find_spec("ray") is None:
+            raise InvalidOptionError(
+                "the ray backend needs Ray: pip install 'quintet-cards[ray]' (or 'ray>=2.9')"
+            )
         bots = self.bots.split(",") if isinstance(self.bots, str) else self.bots
         out = replace(
             self,
@@ -384,15 +427,21 @@ class DealResult:
     dealer: int
     diff: float
     seatings: tuple[SeatingResult, ...]
+    #: External bots' incidents (:meth:`quintet.botproto.Incident.to_json` with the
+    #: ``seating`` and the bot's ``label``).
+    incidents: tuple[JSON, ...] = ()
 
     def to_json(self) -> JSON:
-        """Return the deal result as JSON."""
-        return {
+        """Return the deal result as JSON (``incidents`` only when there are some)."""
+        out = {
             "deal": self.deal,
             "dealer": self.dealer,
             "diff": self.diff,
             "seatings": [s.to_json() for s in self.seatings],
         }
+        if self.incidents:
+            out["incidents"] = list(self.incidents)
+        return out
 
 
 @dataclass(frozen=True)
@@ -423,14 +472,19 @@ class MatchResult:
     index: int
     diff: float
     seatings: tuple[MatchSeating, ...]
+    #: External bots' incidents, as in :class:`DealResult` (with the ``hand`` too).
+    incidents: tuple[JSON, ...] = ()
 
     def to_json(self) -> JSON:
-        """Return the duplicate match as JSON."""
-        return {
+        """Return the duplicate match as JSON (``incidents`` only when there are some)."""
+        out: JSON = {
             "match": self.index,
             "diff": self.diff,
             "seatings": [s.to_json() for s in self.seatings],
         }
+        if self.incidents:
+            out["incidents"] = list(self.incidents)
+        return out
 
 
 @dataclass(frozen=True)
@@ -499,6 +553,16 @@ class ArenaResult:
     records: list[JSON]
     elapsed: float
 
+    def incidents(self) -> list[JSON]:
+        """Return every external bot incident, with its ``pair`` and ``deal`` or ``match``."""
+        out: list[JSON] = []
+        for p in self.pairs:
+            for d in p.deals:
+                out += [{"pair": [p.a, p.b], "deal": d.deal, **x} for x in d.incidents]
+            for m in p.matches:
+                out += [{"pair": [p.a, p.b], "match": m.index, **x} for x in m.incidents]
+        return out
+
     def to_json(self) -> JSON:
         """Return the whole result as JSON (``elapsed_seconds`` is the only timing field)."""
         return {
@@ -511,6 +575,7 @@ class ArenaResult:
             "bots": [s.label for s in self.config.specs()],
             "elapsed_seconds": self.elapsed,
             "pairs": [p.to_json() for p in self.pairs],
+            "incidents": self.incidents(),
             "records": self.records,
         }
 
@@ -595,6 +660,7 @@ def play_deal(
     specs = (a, b)
     results = []
     records = []
+    incidents: list[JSON] = []
     total = Fraction(0)
     for k, owner in enumerate(seatings):
         match: QuintoMatch | QuintusMatch
@@ -607,7 +673,8 @@ def play_deal(
             match = QuintusMatch(rules, first_dealer=first)
             state = match.start_hand(cards[0])
         bots = [specs[o].make() for o in owner]
-        play_out(state, bots, _seed(cfg, "play", index), budget)
+        labels = [specs[o].label for o in owner]
+        incidents += _play_hand(state, bots, labels, _seed(cfg, "play", index), budget, seating=k)
         if game == "quinto":
             hp = state.hand_points()
             scores = tuple(int(hp[s & 1]) for s in range(4))
@@ -623,7 +690,7 @@ def play_deal(
             extra = _arena_extra(cfg, (a, b), players, deal=index, seating=k)
             records.append(record_from_match(match, extra).to_json())
     diff = total / len(seatings)
-    return DealResult(index, first, float(diff), tuple(results)), records
+    return DealResult(index, first, float(diff), tuple(results), tuple(incidents)), records
 
 
 def play_match(
@@ -639,6 +706,7 @@ def play_match(
     specs = (a, b)
     results = []
     records = []
+    incidents: list[JSON] = []
     total = Fraction(0)
     for k, owner in enumerate(seatings):
         match = QuintoMatch(rules, first_dealer=first, lone_seat=first if dummy else None)
@@ -649,7 +717,9 @@ def play_match(
             hands, cachette = quinto_deal(_seed(cfg, "match-deal", index, n))
             state = match.start_hand(hands, cachette)
             bots = [specs[o].make() for o in owner]
-            play_out(state, bots, _seed(cfg, "match-play", index, n), budget)
+            labels = [specs[o].label for o in owner]
+            rng = _seed(cfg, "match-play", index, n)
+            incidents += _play_hand(state, bots, labels, rng, budget, seating=k, hand=n)
             n += 1
         label = [specs[owner[side]].label for side in (0, 1)]  # side s holds seats s, s + 2
         won = match.games_won()
@@ -669,7 +739,30 @@ def play_match(
         if cfg.records:
             extra = _arena_extra(cfg, (a, b), players, match=index, seating=k)
             records.append(record_from_match(match, extra).to_json())
-    return MatchResult(index, float(total / len(seatings)), tuple(results)), records
+    diff = float(total / len(seatings))
+    return MatchResult(index, diff, tuple(results), tuple(incidents)), records
+
+
+def _play_hand(
+    state: Any,
+    bots: Sequence[Bot],
+    labels: Sequence[str],
+    rng: random.Random,
+    budget: Budget | None,
+    **where: int,
+) -> list[JSON]:
+    """Play a hand out; tell external bots how it ended and stop them; return incidents."""
+    try:
+        play_out(state, bots, rng, budget)
+        finish_hand(bots, state)
+    finally:
+        close_bots(bots)
+    return [
+        {**where, "label": labels[seat], **x.to_json()}
+        for seat, bot in enumerate(bots)
+        if isinstance(bot, ExternalBot)
+        for x in bot.incidents
+    ]
 
 
 # ------------------------------------------------------------------------ running
@@ -731,11 +824,16 @@ def run_arena(
     seatings, or a duplicate match).
 
     Raises:
-        InvalidOptionError: the configuration is invalid (see :meth:`ArenaConfig.resolved`).
+        InvalidOptionError: the configuration is invalid (see :meth:`ArenaConfig.resolved`),
+            or an external bot's command does not start and answer ``hello``.
     """
     cfg = config.resolved()
     start = time.perf_counter()
     specs = cfg.specs()
+    if cfg.backend == "local" or cfg.address is None:
+        for spec in specs:
+            if is_external(spec.level):
+                probe(command_of(spec.level))  # fail now rather than in every hand
     pairs = list(combinations(range(len(specs)), 2))
     rubbers = cfg.rubbers or 0
     tasks: list[Task] = []
@@ -758,7 +856,9 @@ def run_arena(
             on_progress(done, len(tasks))
 
     try:
-        if jobs <= 1:
+        if cfg.backend == "ray":
+            _run_ray(cfg, tasks, collect)
+        elif jobs <= 1:
             for chunk in _chunks(tasks, 1):
                 collect(_run_chunk(cfg, chunk))
         else:
@@ -808,6 +908,38 @@ def run_arena(
     return ArenaResult(cfg, results, records, time.perf_counter() - start)
 
 
+def _run_ray(
+    cfg: ArenaConfig, tasks: Sequence[Task], collect: Callable[[list[Outcome]], None]
+) -> None:
+    """Run the tasks as Ray remote functions (see the module docstring)."""
+    ray = importlib.import_module("ray")
+    started = False
+    if not ray.is_initialized():
+        if cfg.address is None:
+            ray.init(num_cpus=cfg.jobs, include_dashboard=False, logging_level=logging.WARNING)
+        else:
+            ray.init(address=cfg.address, logging_level=logging.WARNING)
+        started = True
+    try:
+        cpus = int(ray.cluster_resources().get("CPU", cfg.jobs or 1))
+        remote = ray.remote(num_cpus=1)(_run_chunk)
+        config = ray.put(cfg)
+        pending = [remote.remote(config, chunk) for chunk in _chunks(tasks, max(1, cpus))]
+        try:
+            while pending:
+                finished, pending = ray.wait(pending, num_returns=1)
+                for ref in finished:
+                    collect(ray.get(ref))
+        except BaseException:
+            for ref in pending:
+                with contextlib.suppress(Exception):
+                    ray.cancel(ref, force=True)
+            raise
+    finally:
+        if started:
+            ray.shutdown()
+
+
 def _bot_stats(deals: Sequence[DealResult], labels: Sequence[str]) -> dict[str, BotStats]:
     out = {}
     for label in labels:
@@ -850,7 +982,8 @@ def format_table(result: ArenaResult) -> str:
     title = cfg.game.capitalize()
     lines = [
         f"{title} {cfg.variant}: {cfg.deals} deals in duplicate ({seatings} seatings each), "
-        f"seed {cfg.seed}, {cfg.jobs} jobs, {result.elapsed:.1f} s",
+        f"seed {cfg.seed}, {cfg.jobs} jobs{' on Ray' if cfg.backend == 'ray' else ''}, "
+        f"{result.elapsed:.1f} s",
         "",
         "Points per deal, A minus B, with 95% confidence interval",
     ]
@@ -904,6 +1037,15 @@ def format_table(result: ArenaResult) -> str:
                     f"{'':<{wa + wb + 4}}  A - B points per duplicate match: "
                     f"{ms.mean:+.1f} {_ci(ms)}"
                 )
+    incidents = result.incidents()
+    if incidents:
+        lines += ["", "External bots: decisions made by the fallback bot (details in --out)"]
+        counts: dict[tuple[str, str], int] = {}
+        for x in incidents:
+            key = (x["label"], x["kind"])
+            counts[key] = counts.get(key, 0) + 1
+        for (label, kind), n in sorted(counts.items()):
+            lines.append(f"{label:<{wl}}  {kind:<8}  {n:>6}")
     return "\n".join(lines)
 
 

@@ -223,6 +223,14 @@ def analyze_cmd(file: str, tricks: int | None, as_json: bool) -> None:
 @click.option("--plot", "plot", default=None, help="Write a PNG of the running difference.")
 @click.option("--option", "options", multiple=True, help="Rules option name=value.")
 @click.option("--no-records", is_flag=True, help="Leave the hands' records out of --out.")
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Run the deals in a local process pool, or on a Ray cluster (extra 'ray').",
+)
+@click.option("--address", default=None, help="Ray cluster address (default: a local Ray).")
 def arena_cmd(
     game: str,
     variant: str | None,
@@ -237,6 +245,8 @@ def arena_cmd(
     plot: str | None,
     options: tuple[str, ...],
     no_records: bool,
+    backend: str,
+    address: str | None,
 ) -> None:
     """Play bots against each other over duplicate deals and report points per deal.
 
@@ -244,7 +254,9 @@ def arena_cmd(
     the quintus's seat and the two teams' seats to two bots), on --jobs processes. Prints
     each pair's points per deal with a 95% confidence interval, per-bot mean scores, and
     (Quinto) games and rubbers won in --rubbers duplicate rubbers. The same --seed gives
-    the same results whatever --jobs is. See quintet/arena.py.
+    the same results whatever --jobs is, and with --backend ray. A bot may be an external
+    program speaking the bot protocol: "cmd:node examples/quintet-bot.js" (see
+    docs/bot-protocol.md). See quintet/arena.py.
     """
     import importlib.util
 
@@ -267,10 +279,12 @@ def arena_cmd(
             options=arena.parse_options(options),
             records=out is not None and not no_records,
             progress=True,
+            backend=backend,
+            address=address,
         ).resolved()
+        result = arena.run_arena(config)
     except InvalidOptionError as e:
         raise click.UsageError(str(e)) from None
-    result = arena.run_arena(config)
     click.echo(result.table())
     if out is not None:
         result.write_json(out)
@@ -278,6 +292,168 @@ def arena_cmd(
     if plot is not None:
         result.plot(plot)
         click.echo(f"wrote {plot}")
+
+
+# ----------------------------------------------------------------------------- serve
+
+
+@main.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option(
+    "--db",
+    "db_url",
+    default=None,
+    help="Database URL (default: sqlite:///<user data dir>/quintet.db; PostgreSQL: "
+    "postgresql+psycopg://user@host:5432/name).",
+)
+@click.option(
+    "--bot-delay",
+    type=click.FloatRange(min=0),
+    default=0.8,
+    show_default=True,
+    help="Seconds a bot waits before it acts, so people can follow.",
+)
+@click.option("--hint-level", default="heuristic", show_default=True, help="Bot giving hints.")
+@click.option("--no-access-log", is_flag=True, help="Do not log each HTTP request.")
+@click.option("--log-level", default="info", show_default=True)
+@click.option("--allow-seed", is_flag=True, hidden=True, help="Tests: tables may set a seed.")
+@click.option(
+    "--echo", is_flag=True, hidden=True, help="Benchmarks: a websocket echo at /bench/echo."
+)
+def serve_cmd(
+    host: str,
+    port: int,
+    db_url: str | None,
+    bot_delay: float,
+    hint_level: str,
+    no_access_log: bool,
+    log_level: str,
+    allow_seed: bool,
+    echo: bool,
+) -> None:
+    """Run the web server: open tables in the browser, invite friends, play with bots.
+
+    Tables, seats and every action are stored (the schema is created or upgraded at
+    start) and unfinished tables resume where they were. See docs/server.md.
+    """
+    from quintet.server import Settings, run
+    from quintet.server.db import default_db_url
+
+    settings = Settings(
+        db_url=db_url or default_db_url(),
+        bot_delay=bot_delay,
+        hint_level=hint_level,
+        allow_seed=allow_seed,
+        echo=echo,
+    )
+    url = settings.db_url
+    shown = url.split("@")[-1] if "@" in url else url
+    click.echo(f"quintet serve: http://{host}:{port}/  (database {shown})")
+    run(settings, host=host, port=port, access_log=not no_access_log, log_level=log_level)
+
+
+# ------------------------------------------------------------------- play, replay (TUI)
+
+
+@main.command("play")
+@click.argument("game", required=False, type=click.Choice(["quinto", "quintus"]))
+@click.option("--variant", default=None, help="partnership|dummy, base|bidding (default: first).")
+@click.option("--seat", type=click.IntRange(0, 4), default=None, help="Your seat (default 0).")
+@click.option("--lone", type=click.IntRange(0, 3), default=None, help="Dummy variant: lone seat.")
+@click.option(
+    "--bots",
+    default="heuristic",
+    show_default=True,
+    help="One bot level for every other player, or one per other player: L1,L2,...",
+)
+@click.option("--seed", type=int, default=None, help="Dealing seed (default: random).")
+@click.option("--hands", type=click.IntRange(min=1), default=None, help="Quintus session length.")
+@click.option("--option", "options", multiple=True, help="Rules option name=value.")
+@click.option(
+    "--pace",
+    type=click.FloatRange(min=0),
+    default=0.4,
+    show_default=True,
+    help="Seconds between bot actions.",
+)
+@click.option("--hint-level", default="heuristic", show_default=True, help="Bot giving hints.")
+@click.option("--save", "save_path", default=None, help="Default file to save to (s).")
+@click.option("--resume", "resume", default=None, help="Continue a saved game record.")
+def play_cmd(
+    game: str | None,
+    variant: str | None,
+    seat: int | None,
+    lone: int | None,
+    bots: str,
+    seed: int | None,
+    hands: int | None,
+    options: tuple[str, ...],
+    pace: float,
+    hint_level: str,
+    save_path: str | None,
+    resume: str | None,
+) -> None:
+    """Play Quinto or Quintus in the terminal against bots.
+
+    GAME is quinto or quintus (not needed with --resume). Keys: a card's letter or the
+    arrows and Enter to play, 1-9 for the other choices, h hint, u undo, l last trick,
+    t score sheet, s save, ? help, q quit; the mouse clicks cards and buttons.
+    """
+    import random
+
+    from quintet.arena import parse_options
+    from quintet.errors import InvalidOptionError
+    from quintet.tui.play import new_table, resume_table, run_play
+
+    try:
+        if resume is not None:
+            table, person = resume_table(_read(resume), seat)
+            save_path = save_path or resume
+        else:
+            if game is None:
+                raise click.UsageError("give the game (quinto or quintus) or --resume FILE")
+            table, person = new_table(
+                game,
+                variant,
+                seat=0 if seat is None else seat,
+                bots=bots,
+                seed=random.randrange(1 << 31) if seed is None else seed,
+                hands=hands,
+                lone=lone,
+                options=parse_options(options),
+            )
+    except RecordError as e:
+        raise click.ClickException(str(e)) from None
+    except InvalidOptionError as e:
+        raise click.UsageError(str(e)) from None
+    run_play(table, person, pace=pace, hint_level=hint_level, save_path=save_path)
+
+
+@main.command("replay")
+@click.argument("file")
+@click.option("--hand", "hand", type=click.IntRange(min=0), default=0, help="Start at this hand.")
+@click.option("--no-analysis", is_flag=True, help="Do not run the double-dummy solver.")
+@click.option(
+    "--max-nodes",
+    type=click.IntRange(min=1),
+    default=4_000_000,
+    show_default=True,
+    help="The solver gives up on a position after this many nodes.",
+)
+def replay_cmd(file: str, hand: int, no_analysis: bool, max_nodes: int) -> None:
+    """Step through a game record with every hand visible, and double-dummy values.
+
+    Keys: ← → one action, ↑ ↓ one trick, [ ] one hand, a analyse, t score sheet, q quit.
+    """
+    from quintet.tui.replay import ReplayApp
+
+    try:
+        record = _read(file)
+        app = ReplayApp(record, analysis=not no_analysis, max_nodes=max_nodes, hand=hand)
+    except RecordError as e:
+        raise click.ClickException(str(e)) from None
+    app.run()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -210,8 +210,11 @@ class Table:
         return tuple(state.legal_actions(seat))
 
     def _view(self, seat: int) -> BotView:
+        # Seeded by the point of the game, not a counter: a resumed table's bots draw
+        # exactly as they would have.
         self._steps += 1
-        rng = random.Random(f"{self.seed}:bot:{len(self.match.hands)}:{self._steps}")
+        point = len(self.state.history())
+        rng = random.Random(f"{self.seed}:bot:{len(self.match.hands)}:{point}:{seat}")
         return BotView.of(self.state, seat, rng, self.budget)
 
     def bot_step(self) -> list[tuple[int, Action]]:
@@ -249,8 +252,11 @@ class Table:
                 break
         return done
 
-    def hint(self, seat: int, level: str = "heuristic") -> Action:
+    def hint(self, seat: int, level: str = "heuristic") -> Action | None:
         """Return what a bot of ``level`` would do for ``seat`` (a person's hint).
+
+        For a seat that may only signal, the answer is the bot's signal, or None when
+        the bot would stay silent.
 
         Raises:
             IllegalActionError: ``seat`` has nothing to do now.
@@ -259,10 +265,9 @@ class Table:
             raise IllegalActionError(f"seat {seat} has nothing to do now")
         view = BotView.of(self.state, seat, random.Random(f"{self.seed}:hint"), self.budget)
         bot = make_bot(level)
-        main = view.main_actions()
         if seat != self.to_act():
-            return bot.signal(view) or view.legal[0]
-        return bot.act(view) if main else view.legal[0]
+            return bot.signal(view)
+        return bot.act(view)
 
     def undo(self, seat: int) -> int:
         """Take back the actions since ``seat``'s player's previous decision in this hand.

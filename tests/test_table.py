@@ -39,7 +39,7 @@ def test_a_person_plays_against_bots_to_the_end_of_a_hand(game: str, variant: st
         seat = t.to_act()
         assert seat is not None and t.player_of(seat) == 0
         hint = t.hint(seat)
-        assert hint in t.legal(seat)
+        assert hint is not None and hint in t.legal(seat)
         legal = [a for a in t.legal(seat) if not 67 <= a <= 69]
         t.act(seat, rng.choice(legal))
     assert score(read_record(dumps(t.record())))["games" if game == "quinto" else "hands"]

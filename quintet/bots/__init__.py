@@ -1,5 +1,8 @@
 """Computer players for both games, by level: ``random``, ``heuristic``, ``pimc``, ``ismcts``.
 
+An external program speaking the bot protocol (:mod:`quintet.botproto`) is the level
+``cmd:COMMAND``, once its command is allowed with :func:`allow_commands`.
+
 >>> bot = make_bot("heuristic")
 >>> bot.name
 'heuristic'
@@ -27,6 +30,21 @@ def levels() -> list[str]:
     return list(_LEVELS)
 
 
+_COMMANDS: set[str] = set()
+_ANY_COMMAND = [False]
+
+
+def allow_commands(*commands: str, any_command: bool = False) -> None:
+    """Let :func:`make_bot` seat external bots: ``cmd:`` levels naming these commands.
+
+    Running a ``cmd:`` level runs its command on this machine, so no command is allowed
+    until the program's operator allows it (a server must never take one from a client);
+    ``any_command`` allows every command (a trusted, single-user program).
+    """
+    _COMMANDS.update(c.strip() for c in commands)
+    _ANY_COMMAND[0] = _ANY_COMMAND[0] or any_command
+
+
 def make_bot(level: str) -> Bot:
     """Return a new bot of ``level``, optionally with parameters: ``pimc:samples=10``.
 
@@ -34,9 +52,23 @@ def make_bot(level: str) -> Bot:
     are passed to the bot's constructor (``pimc``: seconds, samples, exact_tricks;
     ``ismcts``: iterations, seconds, exploration, rollout).
 
+    ``cmd:COMMAND`` (everything after ``cmd:`` is a shell command) is an external bot,
+    :class:`quintet.botproto.ExternalBot`, if :func:`allow_commands` allowed the command.
+
     Raises:
-        InvalidOptionError: no bot level has that name, or a parameter is not the level's.
+        InvalidOptionError: no bot level has that name, a parameter is not the level's,
+            or an external bot's command is not allowed.
     """
+    if level.strip().startswith("cmd:"):
+        from quintet.botproto import ExternalBot, command_of
+
+        command = command_of(level)
+        if not (_ANY_COMMAND[0] or command in _COMMANDS):
+            raise InvalidOptionError(
+                f"external bot command {command!r} is not allowed here "
+                "(quintet.bots.allow_commands)"
+            )
+        return ExternalBot(command)
     _register_search_bots()
     name, *params = level.strip().split(":")
     try:
@@ -87,6 +119,7 @@ __all__ = [
     "Budget",
     "HeuristicBot",
     "RandomBot",
+    "allow_commands",
     "bot_step",
     "levels",
     "make_bot",

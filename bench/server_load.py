@@ -1,0 +1,288 @@
+"""Load benchmark of ``quintet serve``: N tables of scripted websocket players.
+
+Starts the server (a subprocess, SQLite in a temporary directory unless --db), then for
+each N: opens N Quinto tables whose four seats are websocket clients that play a legal
+action the moment it is their turn (and say ``next`` after each hand), and measures for
+``--seconds``:
+
+* actions per second (accepted, stored and broadcast);
+* action to broadcast: from a client sending its action to that client receiving the
+  state message holding it (median and 99th percentile), and to the last of the
+  table's four players receiving it;
+* the floor: a bare websocket echo round trip on the same server (same uvicorn,
+  same websocket stack, ``/bench/echo``) with N clients doing the same at once, and
+  a single unloaded client.
+
+Run: ``.venv/bin/python bench/server_load.py`` (``--tables 10,100,500 --seconds 10``).
+All clients run in this one process (uvloop when available): on a 2-core machine the
+server and the clients share the two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import websockets
+
+from quintet.server.testing import ServerProcess
+
+JSON = dict[str, Any]
+
+
+def pct(xs: list[float], q: float) -> float:
+    """Return the q-quantile of xs in milliseconds (0 when empty)."""
+    if not xs:
+        return 0.0
+    s = sorted(xs)
+    return 1000 * s[min(len(s) - 1, int(q * len(s)))]
+
+
+# ------------------------------------------------------------------------ echo
+
+
+async def echo_floor(url: str, clients: int, seconds: float, size: int = 1000) -> list[float]:
+    """Return round-trip times of ``clients`` closed-loop echo clients over ``seconds``."""
+    payload = json.dumps({"type": "echo", "pad": "x" * size})
+    lat: list[float] = []
+    stop = time.perf_counter() + seconds
+
+    sem = asyncio.Semaphore(100)  # connections opened at once
+
+    async def one() -> None:
+        async with sem:
+            ws = await websockets.connect(url, compression=None, max_size=2**22)
+        try:
+            while time.perf_counter() < stop:
+                t = time.perf_counter()
+                await ws.send(payload)
+                await ws.recv()
+                lat.append(time.perf_counter() - t)
+        finally:
+            await ws.close()
+
+    await asyncio.gather(*(one() for _ in range(clients)))
+    return lat
+
+
+# ---------------------------------------------------------------------- tables
+
+
+@dataclass
+class Stats:
+    """What the table clients measured."""
+
+    measuring: bool = False
+    actions: int = 0
+    to_actor: list[float] = field(default_factory=list)
+    to_all: list[float] = field(default_factory=list)
+    errors: int = 0
+
+
+@dataclass
+class TableRun:
+    """One table's four clients and the times its actions were sent."""
+
+    id: str
+    sent: dict[int, tuple[float, int]] = field(default_factory=dict)  # seq -> (time, actor)
+    seen: dict[int, int] = field(default_factory=dict)  # seq -> clients that got it
+
+
+async def seat_client(
+    url: str,
+    table: TableRun,
+    seat: int,
+    stats: Stats,
+    stop: asyncio.Event,
+    ready: Any,
+    sem: asyncio.Semaphore,
+) -> None:
+    """Take ``seat`` and play a legal action whenever it is this seat's turn."""
+    rng = random.Random(seat)
+    async with sem:
+        ws = await websockets.connect(url, compression=None, max_size=2**22, open_timeout=120)
+    async with ws:
+        await ws.send(json.dumps({"type": "hello", "table": table.id}))
+        await ws.send(json.dumps({"type": "join", "seat": seat, "name": f"p{seat}"}))
+        ready()
+        next_sent = -1
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
+            except TimeoutError:
+                continue
+            now = time.perf_counter()
+            m = json.loads(raw)
+            kind = m["type"]
+            if kind == "error":
+                stats.errors += 1
+                continue
+            if kind != "state":
+                continue
+            seq = m["seq"]
+            sent = table.sent.get(seq)
+            if sent is not None:
+                t0, actor = sent
+                n = table.seen.get(seq, 0) + 1
+                table.seen[seq] = n
+                if stats.measuring:
+                    if actor == seat:
+                        stats.to_actor.append(now - t0)
+                    if n == 4:
+                        stats.to_all.append(now - t0)
+                if n == 4:
+                    del table.sent[seq]
+                    table.seen.pop(seq, None)
+            if m["status"] == "hand_over" and next_sent != m["hand"]["number"]:
+                next_sent = m["hand"]["number"]
+                await ws.send('{"type":"next"}')
+                continue
+            legal = m["legal"]
+            if m["status"] == "playing" and legal:
+                action = legal[0] if m["hand"]["phase"] != "play" else rng.choice(legal)
+                table.sent[seq + 1] = (time.perf_counter(), seat)
+                if stats.measuring:
+                    stats.actions += 1
+                await ws.send(json.dumps({"type": "act", "action": action, "expect": seq}))
+
+
+async def run_tables(server: ServerProcess, n: int, seconds: float, warmup: float) -> JSON:
+    """Open ``n`` tables of four scripted clients; measure for ``seconds``."""
+    async with httpx.AsyncClient(base_url=server.http, timeout=60) as http:
+        ids = []
+        for i in range(n):
+            body = {
+                "game": "quinto",
+                "options": {"target": 100000},
+                "seats": ["open"] * 4,
+                "seed": 1000 * n + i,
+            }
+            r = await http.post("/api/tables", json=body)
+            r.raise_for_status()
+            ids.append(r.json()["id"])
+    stats = Stats()
+    stop = asyncio.Event()
+    joined = 0
+    all_joined = asyncio.Event()
+
+    def ready() -> None:
+        nonlocal joined
+        joined += 1
+        if joined == 4 * n:
+            all_joined.set()
+
+    tables = [TableRun(t) for t in ids]
+    sem = asyncio.Semaphore(100)
+
+    tasks = [
+        asyncio.create_task(seat_client(server.ws, t, s, stats, stop, ready, sem))
+        for t in tables
+        for s in range(4)
+    ]
+    await asyncio.wait_for(all_joined.wait(), timeout=300)
+    await asyncio.sleep(warmup)
+    stats.measuring = True
+    t0 = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stats.measuring = False
+    elapsed = time.perf_counter() - t0
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {
+        "tables": n,
+        "actions_per_s": stats.actions / elapsed,
+        "actor_median_ms": pct(stats.to_actor, 0.5),
+        "actor_p99_ms": pct(stats.to_actor, 0.99),
+        "all_median_ms": pct(stats.to_all, 0.5),
+        "all_p99_ms": pct(stats.to_all, 0.99),
+        "samples": len(stats.to_actor),
+        "errors": stats.errors,
+    }
+
+
+def cpu_seconds(pid: int) -> float:
+    """Return a process's user + system CPU seconds (Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            parts = f.read().split()
+        return (int(parts[13]) + int(parts[14])) / os.sysconf("SC_CLK_TCK")
+    except OSError:  # pragma: no cover - not Linux
+        return float("nan")
+
+
+async def main_async(args: argparse.Namespace, server: ServerProcess) -> list[JSON]:
+    echo_url = f"ws://127.0.0.1:{server.port}/bench/echo"
+    single = await echo_floor(echo_url, 1, min(args.seconds, 3.0))
+    print(
+        f"echo, 1 client: median {pct(single, 0.5):.3f} ms, p99 {pct(single, 0.99):.3f} ms "
+        f"({len(single)} round trips)",
+        flush=True,
+    )
+    rows = []
+    for n in args.tables:
+        echo = await echo_floor(echo_url, n, args.seconds)
+        assert server.proc is not None
+        c0 = cpu_seconds(server.proc.pid)
+        w0 = time.perf_counter()
+        row = await run_tables(server, n, args.seconds, args.warmup)
+        row["server_cpu"] = (cpu_seconds(server.proc.pid) - c0) / (time.perf_counter() - w0)
+        row["echo_median_ms"] = pct(echo, 0.5)
+        row["echo_p99_ms"] = pct(echo, 0.99)
+        row["echo_single_median_ms"] = pct(single, 0.5)
+        row["p99_over_echo_p99"] = row["actor_p99_ms"] / max(row["echo_p99_ms"], 1e-9)
+        rows.append(row)
+        print(
+            f"N={n:>4}: {row['actions_per_s']:8.0f} actions/s | action->broadcast to actor "
+            f"median {row['actor_median_ms']:7.2f} ms p99 {row['actor_p99_ms']:8.2f} ms | "
+            f"to all 4 median {row['all_median_ms']:7.2f} p99 {row['all_p99_ms']:8.2f} | "
+            f"echo x{n} median {row['echo_median_ms']:6.2f} p99 {row['echo_p99_ms']:7.2f} | "
+            f"p99/echo p99 {row['p99_over_echo_p99']:.1f} | server CPU "
+            f"{100 * row['server_cpu']:.0f}% | errors {row['errors']}",
+            flush=True,
+        )
+    return rows
+
+
+def main() -> None:
+    """Run the benchmark and print one line per N."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", default="10,100,500", help="comma-separated N")
+    p.add_argument("--seconds", type=float, default=10.0, help="measuring time per N")
+    p.add_argument("--warmup", type=float, default=2.0)
+    p.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
+    p.add_argument("--json", default=None, help="write the results to this file")
+    args = p.parse_args()
+    args.tables = [int(x) for x in args.tables.split(",")]
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:  # pragma: no cover
+        pass
+    with tempfile.TemporaryDirectory() as d:
+        db = args.db or f"sqlite:///{d}/bench.db"
+        server = ServerProcess(db, log_path=f"{d}/server.log").start()
+        try:
+            rows = asyncio.run(main_async(args, server))
+        finally:
+            server.stop()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, database {db.split(':')[0]}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    med = statistics.median([r["p99_over_echo_p99"] for r in rows]) if rows else 0
+    print(f"median p99 ratio to the echo floor at the same concurrency: {med:.1f}")
+
+
+if __name__ == "__main__":
+    main()

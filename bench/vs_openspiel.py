@@ -1,0 +1,278 @@
+"""Arena: our strongest bot against OpenSpiel's Python ISMCTSBot, through the OpenSpiel games.
+
+    .venv/bin/python bench/vs_openspiel.py [--game quinto|quintus] [--variant V]
+        [--deals 500] [--seconds 0.2] [--bot pimc] [--uct-c C] [--jobs J]
+        [--seed S] [--out results.json]
+
+Both bots play every hand on ``python_quinto`` / ``python_quintus`` states
+(:mod:`quintet.integrations.openspiel`): OpenSpiel's ``ISMCTSBot`` (random-rollout
+evaluator, UCT, a new search per decision, the unseen cards re-dealt for every
+simulation by the game's ``resample_from_infostate``) and ours through
+:class:`~quintet.integrations.openspiel.QuintetBot`, which decides from the player's
+observation only.
+
+Equal time: each decision gets ``--seconds`` of wall time. ISMCTS runs simulations until
+the time is up (its own loop has only a simulation count, so ``TimedISMCTSBot`` checks
+the clock between simulations); our bot is given the same seconds and no sample cap
+(``pimc:samples=1000000000``). A decision with one legal action is answered at once by
+both. The report gives the measured mean time per decision of each.
+
+Duplicate deals, as in ``quintet arena``: deal ``i`` (cards from
+``random.Random(f"{seed}:deal:{i}")``) is played in every seating and the seats' roles
+are swapped between them, so the cards cancel out:
+
+* Quinto partnership: dealer ``i % 4``; ours at N-S against ISMCTS at E-W, then the
+  reverse.
+* Quinto dummy: lone seat and dealer ``i % 4``; ours alone (with the dummy) against
+  ISMCTS, then the reverse.
+* Quintus: dealer ``d = i % 5``; the seat groups ``{d + 4}`` (the base game's quintus),
+  ``{d, d + 2}`` and ``{d + 1, d + 3}`` given to the two bots in the 6 ways that do not
+  give all three to one.
+
+A seat's score is its side's hand points (Quinto) or what it gains in the hand
+(Quintus); in one seating our result is the mean score of our seats minus ISMCTS's, and
+a deal's result is the mean over its seatings. The report: points per deal (ours minus
+ISMCTS's) with a 95% confidence interval (``quintet.arena.summarize``), and whether the
+interval is clear of zero. Deals run in ``--jobs`` processes (default: every core); at
+0.2 s a decision a Quinto deal takes about 20 s per process.
+
+``--uct-c`` (default 40 for Quinto, 25 for Quintus: returns are points, tens per hand, so
+OpenSpiel's usual constant for returns in [-1, 1] would not explore) is ISMCTS's
+exploration constant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any
+
+import numpy as np
+from open_spiel.python.algorithms import ismcts, mcts
+
+from quintet.arena import summarize
+from quintet.integrations import openspiel
+
+UCT_C = {"quinto": 40.0, "quintus": 25.0}
+
+
+class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's ISMCTSBot searching until ``seconds`` have passed (two simulations at least).
+
+    The search is OpenSpiel's (its node creation, world sampling, simulation and final
+    policy); only the stopping rule differs. ``simulations`` collects the count per search.
+    """
+
+    def __init__(self, game: Any, uct_c: float, seconds: float, seed: int) -> None:
+        rs = np.random.RandomState(seed)
+        evaluator = mcts.RandomRolloutEvaluator(1, rs)
+        super().__init__(game, evaluator, uct_c, max_simulations=10**9, random_state=rs)
+        self.seconds = seconds
+        self.simulations: list[int] = []
+        rng = random.Random(seed)
+        # OpenSpiel's default resampler draws from an unseeded sampler: seed it instead.
+        self.set_resampler(lambda state, player: state.resample_from_infostate(player, rng))
+
+    def run_search(self, state: Any) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return [(legal[0], 1.0)]
+        deadline = time.perf_counter() + self.seconds
+        self.reset()
+        root = self.create_new_node(state)
+        n = 0
+        # The first simulation only expands the root: two at least give it a visit.
+        while n < 2 or time.perf_counter() < deadline:
+            self.run_simulation(self.sample_root_state(state))
+            n += 1
+        self.simulations.append(n)
+        return list(self.get_final_policy(state, root))
+
+
+def seatings(game: str, variant: str, index: int) -> tuple[int, int | None, list[tuple[int, ...]]]:
+    """Return the dealer, the lone seat and, per seating, the owner of each seat (0 = ours)."""
+    if game == "quinto":
+        if variant == "dummy":
+            lone = index % 4
+            owners = [tuple(x if (s - lone) % 2 == 0 else 1 - x for s in range(4)) for x in (0, 1)]
+            return lone, lone, owners
+        return index % 4, None, [(0, 1, 0, 1), (1, 0, 1, 0)]
+    d = index % 5
+    out = []
+    for q, t0, t1 in product((0, 1), repeat=3):
+        if q == t0 == t1:
+            continue
+        owner = [0] * 5
+        owner[(d + 4) % 5] = q
+        owner[d] = owner[(d + 2) % 5] = t0
+        owner[(d + 1) % 5] = owner[(d + 3) % 5] = t1
+        out.append(tuple(owner))
+    return d, None, out
+
+
+@dataclass
+class DealResult:
+    """One deal: our points minus ISMCTS's, and the time each bot took per decision."""
+
+    deal: int
+    diff: float
+    seatings: list[dict[str, Any]] = field(default_factory=list)
+    ours_time: float = 0.0
+    ours_decisions: int = 0
+    ismcts_time: float = 0.0
+    ismcts_decisions: int = 0
+    simulations: list[int] = field(default_factory=list)
+
+
+def play_deal(args: argparse.Namespace, index: int) -> DealResult:
+    """Play deal ``index`` in all its seatings."""
+    game_name, variant = args.game, args.variant
+    dealer, lone, owners = seatings(game_name, variant, index)
+    params: dict[str, Any] = {"variant": variant, "dealer": dealer}
+    if lone is not None:
+        params["lone_seat"] = lone
+    game = openspiel.load_game(game_name, **params)
+    spec = game.spec
+    engine = spec.deal(random.Random(f"{args.seed}:deal:{index}"))
+    out = DealResult(index, 0.0)
+    total = 0.0
+    for k, owner in enumerate(owners):
+        state = game.state_from_engine(engine.clone())
+        bots: list[Any] = []
+        for p, seat in enumerate(spec.players):
+            seed = hash((args.seed, index, k, p)) & 0xFFFFFFFF
+            if owner[seat] == 0:
+                bots.append(openspiel.QuintetBot(args.bot, seed=seed, seconds=args.seconds))
+            else:
+                bots.append(TimedISMCTSBot(game, args.uct_c, args.seconds, seed))
+        while not state.is_terminal():
+            p = state.current_player()
+            many = len(state.legal_actions()) > 1
+            t = time.perf_counter()
+            action = bots[p].step(state)
+            took = time.perf_counter() - t
+            if many:
+                if owner[spec.players[p]] == 0:
+                    out.ours_time += took
+                    out.ours_decisions += 1
+                else:
+                    out.ismcts_time += took
+                    out.ismcts_decisions += 1
+            state.apply_action(int(action))
+        hand = state.engine
+        if game_name == "quinto":
+            a, b = hand.hand_points()
+            scores = [a, b, a, b]
+        else:
+            scores = hand.scores()
+        ours = [x for o, x in zip(owner, scores, strict=True) if o == 0]
+        theirs = [x for o, x in zip(owner, scores, strict=True) if o == 1]
+        diff = sum(ours) / len(ours) - sum(theirs) / len(theirs)
+        total += diff
+        out.seatings.append({"owners": list(owner), "scores": list(scores), "diff": diff})
+        for bot in bots:
+            if isinstance(bot, TimedISMCTSBot):
+                out.simulations.extend(bot.simulations)
+    out.diff = total / len(owners)
+    return out
+
+
+def _chunk(args: argparse.Namespace, indices: list[int]) -> list[DealResult]:
+    return [play_deal(args, i) for i in indices]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--game", default="quinto", choices=("quinto", "quintus"))
+    parser.add_argument("--variant", default=None)
+    parser.add_argument("--deals", type=int, default=500)
+    parser.add_argument("--seconds", type=float, default=0.2)
+    parser.add_argument("--bot", default="pimc:samples=1000000000")
+    parser.add_argument("--uct-c", type=float, default=None)
+    parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--out", default=None, help="write the per-deal results as JSON")
+    args = parser.parse_args(argv)
+    args.variant = args.variant or ("partnership" if args.game == "quinto" else "base")
+    args.uct_c = UCT_C[args.game] if args.uct_c is None else args.uct_c
+    jobs = args.jobs or len(os.sched_getaffinity(0))
+    openspiel.load_game(args.game, variant=args.variant)  # fail early on a bad variant
+    print(
+        f"{args.game} {args.variant}: {args.bot} vs OpenSpiel ISMCTSBot (uct_c {args.uct_c:g}), "
+        f"{args.seconds:g} s per decision, {args.deals} duplicate deals, {jobs} jobs",
+        flush=True,
+    )
+    t0 = time.perf_counter()
+    indices = list(range(args.deals))
+    # Small chunks in deal order so progress can be reported as deals finish.
+    size = max(1, min(5, args.deals // (jobs * 4) or 1))
+    chunks = [indices[i : i + size] for i in range(0, args.deals, size)]
+    results: list[DealResult] = []
+    if jobs == 1:
+        for c in chunks:
+            results.extend(_chunk(args, c))
+            _progress(results, args.deals, t0)
+    else:
+        with ProcessPoolExecutor(jobs) as pool:
+            for batch in pool.map(_chunk, [args] * len(chunks), chunks):
+                results.extend(batch)
+                _progress(results, args.deals, t0)
+    results.sort(key=lambda r: r.deal)
+    s = summarize([r.diff for r in results])
+    ours_dec = sum(r.ours_decisions for r in results)
+    os_dec = sum(r.ismcts_decisions for r in results)
+    sims = [n for r in results for n in r.simulations]
+    ours_t = sum(r.ours_time for r in results) / max(1, ours_dec)
+    os_t = sum(r.ismcts_time for r in results) / max(1, os_dec)
+    lo = "-" if s.low is None else f"{s.low:+.2f}"
+    hi = "-" if s.high is None else f"{s.high:+.2f}"
+    verdict = "clear of zero" if s.clear else "not clear of zero"
+    print(
+        f"\n{args.bot} minus ISMCTS: {s.mean:+.2f} points per deal over {s.n} deals, "
+        f"95% CI [{lo}, {hi}] ({verdict})"
+    )
+    print(
+        f"time per decision: ours {ours_t:.3f} s over {ours_dec}, ISMCTS {os_t:.3f} s over "
+        f"{os_dec} (mean {sum(sims) / max(1, len(sims)):.0f} simulations per search); "
+        f"elapsed {time.perf_counter() - t0:.0f} s"
+    )
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump(
+                {
+                    "arguments": vars(args),
+                    "summary": s.to_json(),
+                    "seconds_per_decision": {"ours": ours_t, "ismcts": os_t},
+                    "mean_simulations": sum(sims) / max(1, len(sims)),
+                    "deals": [
+                        {"deal": r.deal, "diff": r.diff, "seatings": r.seatings} for r in results
+                    ],
+                },
+                f,
+                indent=1,
+            )
+    return 0
+
+
+def _progress(results: list[DealResult], total: int, t0: float) -> None:
+    if len(results) % 10 and len(results) != total:
+        return
+    s = summarize([r.diff for r in results])
+    ci = "" if s.half_width is None else f" ± {s.half_width:.2f}"
+    print(
+        f"  {len(results):>4}/{total} deals  {s.mean:+8.2f}{ci} points per deal  "
+        f"{time.perf_counter() - t0:6.0f} s",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

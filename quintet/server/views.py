@@ -1,0 +1,276 @@
+"""JSON views of a table, built per recipient from that seat's observation.
+
+Nothing here reads a hand from the full state: a player's hands, legal actions and
+table come from ``state.observation(seat)``; a spectator's view keeps only what every
+seat's observation shows (an open-nil hand) until the hand is over. The event log,
+the last trick, the score sheets and the end-of-hand summary are public: they hold
+played cards, the cachette once taken, and (once the hand is over) the deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from quintet.actions import action_str, action_to_json, is_play
+from quintet.cards import CardMask, card_str, mask_cards
+from quintet.game import Event, Observation
+from quintet.quinto import QuintoMatch, QuintoState
+from quintet.quinto.rules import SEAT_NAMES, SIDE_NAMES
+from quintet.quintus import QuintusMatch, QuintusState
+from quintet.sheets import hand_summary
+
+JSON = dict[str, Any]
+
+
+def cards_json(mask: CardMask | None) -> list[str] | None:
+    """Return a mask as card codes (ascending), or None."""
+    return None if mask is None else [card_str(c) for c in mask_cards(mask)]
+
+
+def seat_label(game: str, seat: int) -> str:
+    """Return how a seat is named to people: ``North`` or ``seat 3``."""
+    return SEAT_NAMES[seat] if game == "quinto" else f"seat {seat}"
+
+
+# ----------------------------------------------------------------- the hand
+
+
+def hand_json(obs: Observation, hands: Sequence[CardMask | None], number: int) -> JSON:
+    """Return the table of the hand in play as one observer sees it.
+
+    ``hands`` are the hands this recipient may see (None for the others): a player's
+    come from ``obs.hands``, a spectator's from :func:`public_hands`.
+    """
+    out: JSON = {
+        "number": number,
+        "actions": len(obs.history),
+        "phase": getattr(obs, "phase", ""),
+        "dealer": getattr(obs, "dealer", 0),
+        "turn": obs.current_player if obs.current_player >= 0 else None,
+        "hands": [cards_json(m) for m in hands],
+        "hand_sizes": list(obs.hand_sizes),
+        "trick": [{"seat": s, "card": card_str(c)} for s, c in getattr(obs, "trick", ())],
+        "tricks_played": getattr(obs, "tricks_played", 0),
+    }
+    if obs.game == "quinto":
+        lone = getattr(obs, "lone_seat", None)
+        out.update(
+            {
+                "lone_seat": lone,
+                "dummy_seat": None if lone is None else (lone + 2) % 4,
+                "multiplier": getattr(obs, "multiplier", 1),
+                "doubled_by": getattr(obs, "doubled_by", None),
+                "tricks_won": list(getattr(obs, "tricks_won", (0, 0))),
+                "score": list(getattr(obs, "score", (0, 0))),
+                "start_score": list(getattr(obs, "start_score", (0, 0))),
+                "target": getattr(obs, "target", 250),
+                "cachette": cards_json(getattr(obs, "cachette", None)),
+                "game_winner": getattr(obs, "game_winner", None),
+            }
+        )
+    else:
+        out.update(
+            {
+                "quintus": getattr(obs, "quintus", None),
+                "contract": getattr(obs, "contract", None),
+                "high_bid": getattr(obs, "high_bid", None),
+                "passed": list(getattr(obs, "passed", ())),
+                "trump": getattr(obs, "trump", None),
+                "nil": getattr(obs, "nil", None),
+                "signals": [{"seat": s, "signal": n} for s, n in getattr(obs, "signals", ())],
+                "meld": getattr(obs, "meld", None),
+                "points": list(getattr(obs, "points", (0, 0, 0))),
+                "taken": [len(mask_cards(m)) for m in getattr(obs, "taken", ())],
+                "void": getattr(obs, "void", False),
+            }
+        )
+    return out
+
+
+def public_hands(observations: Sequence[Observation]) -> list[CardMask | None]:
+    """Return the hands every seat's observation shows (an open-nil hand), else None."""
+    n = len(observations[0].hands)
+    out: list[CardMask | None] = []
+    for s in range(n):
+        masks = [o.hands[s] for o in observations]
+        out.append(masks[0] if all(m is not None for m in masks) else None)
+    return out
+
+
+def legal_json(obs: Observation) -> list[JSON]:
+    """Return the observer's legal actions as record action objects."""
+    return [action_to_json(a, s) for s, a in obs.legal_actions]
+
+
+# ------------------------------------------------------------- public parts
+
+
+def event_json(game: str, e: Event) -> JSON:
+    """Return one public event as JSON."""
+    out: JSON = {"kind": e.kind, "seat": e.seat, "text": e.text}
+    if e.action is not None:
+        out["action"] = action_to_json(e.action, e.seat if e.seat is not None else 0)
+    if e.cards:
+        out["cards"] = cards_json(e.cards)
+    if e.points:
+        out["points"] = e.points
+    if e.values:
+        out["values"] = list(e.values)
+    return out
+
+
+def public_log(state: Any) -> tuple[list[JSON], JSON | None]:
+    """Return the hand's public events and its last completed trick (or None)."""
+    game = state.game
+    events = state.events()
+    out: list[JSON] = []
+    plays: list[JSON] = []
+    last: JSON | None = None
+    per_trick = 4 if game == "quinto" else 5
+    for e in events:
+        out.append(event_json(game, e))
+        if e.kind == "action" and e.action is not None and is_play(e.action):
+            plays.append({"seat": e.seat, "card": card_str(e.action)})
+            plays = plays[-per_trick:]
+        elif e.kind == "trick":
+            last = {"winner": e.seat, "cards": plays, "points": e.points}
+            plays = []
+    return out, last
+
+
+def quinto_sheet(match: QuintoMatch, rows: list[JSON]) -> JSON:
+    """Return the rubber sheet (dummy: the game sheet) as JSON.
+
+    ``rows`` caches the rows of finished hands between calls (it is extended in place).
+    """
+    lone = match.lone_seat
+    games: list[JSON] = []
+    for i, (st, g) in enumerate(zip(match.hands, match.game_of_hand, strict=True)):
+        if i < len(rows):
+            row = rows[i]
+        else:
+            summary = hand_summary(st)
+            row = {
+                "hand": i,
+                "game": g,
+                "dealer": st.dealer,
+                "multiplier": st.multiplier,
+                "start_score": list(st.start_score),
+                "quints": list(summary["quints"]),
+                "tricks": list(summary["tricks"]),
+                "won": list(summary["won"]),
+                "score": [st.score[0], st.score[1]],
+                "in_progress": not st.is_terminal(),
+                "ended_on_quint": st.is_terminal() and summary["tricks"] == (0, 0),
+                "game_winner": st.game_winner,
+                "tied": st.tied,
+            }
+            if st.is_terminal():
+                rows.append(row)
+        while len(games) <= g:
+            games.append({"number": len(games) + 1, "hands": [], "winner": None, "score": [0, 0]})
+        games[g]["hands"].append(row)
+        games[g]["score"] = list(row["score"])
+        games[g]["winner"] = row["game_winner"]
+    rubber = match.rubber_score()
+    return {
+        "kind": "game" if lone is not None else "rubber",
+        "sides": list(SIDE_NAMES) if lone is None else _dummy_sides(lone),
+        "games": games,
+        "games_won": list(match.games_won()),
+        "winner": match.winner(),
+        "rubber_score": list(rubber) if rubber else None,
+        "rubber_bonus": match.rules.rubber_bonus,
+        "over": match.is_over(),
+    }
+
+
+def _dummy_sides(lone: int) -> list[str]:
+    names = ["", ""]
+    names[lone % 2] = f"lone {SEAT_NAMES[lone]}"
+    names[1 - lone % 2] = "opponents"
+    return names
+
+
+def quintus_ledger(match: QuintusMatch) -> JSON:
+    """Return the Quintus ledger as JSON: each hand's scores and the running totals."""
+    rows: list[JSON] = []
+    totals = [0] * 5
+    for i, st in enumerate(match.hands):
+        row: JSON = {
+            "hand": i,
+            "dealer": st.dealer,
+            "void": st.void,
+            "quintus": st.quintus if st.quintus >= 0 else None,
+            "trump": st.trump_name(),
+            "nil": st.nil_name(),
+            "nil_failed": st.nil_failed,
+            "contract": st.contract,
+            "made": st.made(),
+            "in_progress": not st.is_terminal(),
+            "scores": None,
+            "totals": None,
+        }
+        if st.is_terminal() and not st.void:
+            sc = st.scores()
+            totals = [t + x for t, x in zip(totals, sc, strict=True)]
+            row["scores"] = sc
+            row["totals"] = list(totals)
+        rows.append(row)
+    over = match.is_over()
+    return {
+        "kind": "ledger",
+        "hands_to_play": match.rules.hands,
+        "hands_played": match.hands_played(),
+        "hands": rows,
+        "totals": match.totals(),
+        "winners": match.winners() if over else None,
+        "over": over,
+    }
+
+
+def hand_result(state: Any) -> JSON:
+    """Return the end-of-hand summary: the deal (all hands as dealt) and the result.
+
+    Only for a finished hand: the deal is shown to everyone once the hand is over.
+    """
+    deal: JSON = {"hands": [cards_json(m) for m in state.initial_hands()]}
+    out: JSON = {"deal": deal, "dealer": state.dealer}
+    if isinstance(state, QuintoState):
+        deal["cachette"] = cards_json(state.initial_cachette())
+        s = hand_summary(state)
+        out.update(
+            {
+                "multiplier": state.multiplier,
+                "quints": list(s["quints"]),
+                "tricks": list(s["tricks"]),
+                "won": list(s["won"]),
+                "hand_points": list(state.hand_points()),
+                "score": list(state.score),
+                "game_winner": state.game_winner,
+                "tied": state.tied,
+                "cachette_side": state.cachette_side,
+            }
+        )
+    else:
+        assert isinstance(state, QuintusState)
+        out.update(
+            {
+                "void": state.void,
+                "quintus": state.quintus if state.quintus >= 0 else None,
+                "contract": state.contract,
+                "trump": state.trump_name(),
+                "nil": state.nil_name(),
+                "nil_failed": state.nil_failed,
+                "points": list(state.points()) if state.quintus >= 0 else None,
+                "made": state.made(),
+                "scores": state.scores(),
+            }
+        )
+    return out
+
+
+def action_text(seat: int, action: int) -> JSON:
+    """Return ``{"action": {...}, "text": "AS"}`` for a hint or a log line."""
+    return {"action": action_to_json(action, seat), "text": action_str(action)}

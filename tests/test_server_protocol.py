@@ -1,0 +1,440 @@
+"""Bad input, message type by message type, and the HTTP API.
+
+Every refusal is an ``error`` message to the sender only, with a code from
+docs/server.md; the table is unchanged (same ``seq``) and the server keeps serving the
+others (a bystander's next message is the answer to its own ping).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from quintet.server import Settings, create_app
+from quintet.server.protocol import ERRORS, MAX_MESSAGE
+
+JSON = dict[str, Any]
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(
+        Settings(db_url=f"sqlite:///{tmp_path / 'p.db'}", bot_delay=0.0, allow_seed=True)
+    )
+    with TestClient(app) as c:
+        yield c
+
+
+def new_table(client: TestClient, **body: Any) -> JSON:
+    base: JSON = {"game": "quinto", "seats": ["open", "open", "open", "open"], "seed": 4}
+    r = client.post("/api/tables", json=base | body)
+    assert r.status_code == 201, r.text
+    out: JSON = r.json()
+    return out
+
+
+def recv(ws: WebSocketTestSession) -> JSON:
+    m: JSON = ws.receive_json()
+    return m
+
+
+def send(ws: WebSocketTestSession, msg: JSON | str) -> None:
+    ws.send_text(msg if isinstance(msg, str) else json.dumps(msg))
+
+
+def until(ws: WebSocketTestSession, kind: str) -> JSON:
+    while True:
+        m = recv(ws)
+        if m["type"] == kind:
+            return m
+
+
+def hello(ws: WebSocketTestSession, table: str, token: str | None = None) -> JSON:
+    msg: JSON = {"type": "hello", "v": 1, "table": table}
+    if token:
+        msg["token"] = token
+    send(ws, msg)
+    assert recv(ws)["type"] == "welcome"
+    return until(ws, "state")
+
+
+def join(ws: WebSocketTestSession, seat: int, name: str) -> str:
+    send(ws, {"type": "join", "seat": seat, "name": name})
+    m = until(ws, "joined")
+    token: str = m["token"]
+    until(ws, "state")
+    return token
+
+
+def expect_error(ws: WebSocketTestSession, msg: JSON | str, code: str) -> JSON:
+    send(ws, msg)
+    m = recv(ws)
+    assert m["type"] == "error", m
+    assert m["code"] == code, m
+    assert m["code"] in ERRORS and m["message"]
+    return m
+
+
+def quiet(ws: WebSocketTestSession) -> None:
+    """Assert nothing was sent to ``ws`` since its last read (its ping is answered first)."""
+    send(ws, {"type": "ping", "id": "q"})
+    m = recv(ws)
+    assert m == {"type": "pong", "ref": "q", "t": None}, m
+
+
+class Seated:
+    """Four players at a table that has dealt, and a spectator."""
+
+    def __init__(self, client: TestClient, stack: Any) -> None:
+        self.table = new_table(client)
+        tid = self.table["id"]
+        self.ws: list[WebSocketTestSession] = []
+        self.tokens: list[str] = []
+        for s in range(4):
+            ws = stack.enter_context(client.websocket_connect("/ws"))
+            hello(ws, tid)
+            self.tokens.append(join(ws, s, f"p{s}"))
+            self.ws.append(ws)
+        for ws in self.ws:  # drain the seat and deal updates
+            quiet_drain(ws)
+        self.spectator = stack.enter_context(client.websocket_connect("/ws"))
+        self.state = hello(self.spectator, tid)
+        self.seq = self.state["seq"]
+
+    def turn(self) -> int:
+        t: int = self.state["hand"]["turn"]
+        return t
+
+
+def quiet_drain(ws: WebSocketTestSession) -> None:
+    send(ws, {"type": "ping", "id": "drain"})
+    while recv(ws) != {"type": "pong", "ref": "drain", "t": None}:
+        pass
+
+
+@pytest.fixture
+def seated(client: TestClient) -> Iterator[Seated]:
+    from contextlib import ExitStack
+
+    with ExitStack() as stack:
+        yield Seated(client, stack)
+
+
+def seq_of(client: TestClient, table: str) -> int:
+    seq: int = client.get(f"/api/tables/{table}").json()["seq"]
+    return seq
+
+
+# ------------------------------------------------------------------ any message
+
+
+def test_malformed_and_oversized_messages_get_an_error_and_the_socket_lives_on(
+    client: TestClient,
+) -> None:
+    with client.websocket_connect("/ws") as ws:
+        expect_error(ws, "{not json", "bad_json")
+        expect_error(ws, "[1, 2]", "bad_message")
+        expect_error(ws, '"hello"', "bad_message")
+        expect_error(ws, {"no": "type"}, "bad_message")
+        expect_error(ws, {"type": 5}, "bad_message")
+        expect_error(ws, {"type": "dance"}, "unknown_type")
+        expect_error(ws, {"type": "ping", "pad": "x" * MAX_MESSAGE}, "too_large")
+        expect_error(ws, "[" * 5000, "too_large")
+        ws.send_bytes(b"\x00\x01")
+        assert recv(ws)["code"] == "bad_message"
+        m = expect_error(ws, {"type": "act", "id": 7, "action": "AS"}, "not_joined")
+        assert m["ref"] == 7
+        quiet(ws)
+
+
+def test_a_flood_is_rate_limited(tmp_path: Path) -> None:
+    app = create_app(Settings(db_url=f"sqlite:///{tmp_path / 'r.db'}", rate=1.0, burst=5.0))
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        for _ in range(5):
+            send(ws, {"type": "ping"})
+            assert recv(ws)["type"] == "pong"
+        expect_error(ws, {"type": "ping"}, "rate_limited")
+
+
+# ------------------------------------------------------------------------ hello
+
+
+def test_hello_refuses_bad_versions_tables_and_tokens(client: TestClient) -> None:
+    table = new_table(client)["id"]
+    with client.websocket_connect("/ws") as ws:
+        expect_error(ws, {"type": "hello", "v": 99, "table": table}, "bad_version")
+        expect_error(ws, {"type": "hello", "v": 1}, "bad_message")
+        expect_error(ws, {"type": "hello", "table": 12}, "bad_message")
+        expect_error(ws, {"type": "hello", "table": "nope"}, "no_table")
+        expect_error(ws, {"type": "hello", "table": "x" * 100}, "bad_message")
+        expect_error(ws, {"type": "hello", "table": table, "token": "forged"}, "bad_token")
+        expect_error(ws, {"type": "hello", "table": table, "token": 5}, "bad_message")
+        hello(ws, table)  # and then it works
+
+
+def test_a_second_connection_takes_the_seat_over(client: TestClient) -> None:
+    table = new_table(client)["id"]
+    with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
+        hello(a, table)
+        token = join(a, 0, "Ann")
+        send(b, {"type": "hello", "table": table, "token": token})
+        assert recv(b)["type"] == "welcome"
+        m = until(a, "error")
+        assert m["code"] == "taken_over"
+        state = until(b, "state")
+        assert state["you"]["seat"] == 0
+
+
+# ------------------------------------------------------------------------- join
+
+
+def test_join_refusals(client: TestClient) -> None:
+    table = new_table(client)
+    private = new_table(client, public=False)
+    with client.websocket_connect("/ws") as ws, client.websocket_connect("/ws") as other:
+        expect_error(ws, {"type": "join", "seat": 0, "name": "Ann"}, "not_joined")
+        hello(ws, table["id"])
+        hello(other, table["id"])
+        expect_error(ws, {"type": "join", "name": "Ann"}, "bad_message")
+        expect_error(ws, {"type": "join", "seat": "0", "name": "Ann"}, "bad_message")
+        expect_error(ws, {"type": "join", "seat": 7, "name": "Ann"}, "no_seat")
+        expect_error(ws, {"type": "join", "seat": 0, "name": "  "}, "bad_name")
+        expect_error(ws, {"type": "join", "seat": 0, "name": "x" * 41}, "bad_name")
+        expect_error(ws, {"type": "join", "seat": 0, "name": "a\x00b"}, "bad_name")
+        join(other, 0, "Bea")
+        until(ws, "state")
+        expect_error(ws, {"type": "join", "seat": 0, "name": "Ann"}, "seat_taken")
+        join(ws, 1, "Ann")
+        expect_error(ws, {"type": "join", "seat": 2, "name": "Ann"}, "already_seated")
+        quiet_drain(other)
+        quiet(other)
+        hello(ws, private["id"])
+        expect_error(ws, {"type": "join", "seat": 0, "name": "Cy"}, "bad_invite")
+        bad = {"type": "join", "seat": 0, "name": "Cy", "invite": private["seats"][1]["invite"]}
+        expect_error(ws, bad, "bad_invite")
+        good = {"type": "join", "seat": 0, "name": "Cy", "invite": private["seats"][0]["invite"]}
+        send(ws, good)
+        assert until(ws, "joined")["seat"] == 0
+
+
+def test_the_dummy_seat_cannot_be_taken(client: TestClient) -> None:
+    table = new_table(client, variant="dummy", seats=["open", "open", "open", "open"])
+    with client.websocket_connect("/ws") as ws:
+        hello(ws, table["id"])
+        expect_error(ws, {"type": "join", "seat": 2, "name": "Ann"}, "no_seat")
+
+
+# ------------------------------------------------------------ leave and replace
+
+
+def test_leave_and_replace_refusals(client: TestClient) -> None:
+    table = new_table(client)["id"]
+    with client.websocket_connect("/ws") as ws, client.websocket_connect("/ws") as b:
+        hello(ws, table)
+        expect_error(ws, {"type": "leave"}, "not_player")
+        expect_error(ws, {"type": "replace", "seat": 1}, "not_player")
+        join(ws, 0, "Ann")
+        hello(b, table)
+        join(b, 1, "Bea")
+        quiet_drain(ws)
+        expect_error(ws, {"type": "replace", "seat": 1}, "seat_present")
+        expect_error(ws, {"type": "replace", "seat": 2, "level": "genius"}, "bad_level")
+        expect_error(ws, {"type": "replace", "seat": 9}, "no_seat")
+        expect_error(ws, {"type": "replace"}, "bad_message")
+        send(ws, {"type": "replace", "seat": 2, "level": "random"})
+        state = until(ws, "state")
+        assert state["seats"][2]["kind"] == "bot"
+        expect_error(ws, {"type": "replace", "seat": 2}, "no_seat")  # already a bot
+        send(b, {"type": "leave"})
+        assert until(b, "left")["seat"] == 1
+        quiet_drain(b)
+        expect_error(b, {"type": "leave"}, "not_player")
+        # Bea left: her seat is open and can be given to a bot, or taken back.
+        token = join(b, 1, "Bea")
+        assert token
+
+
+# ---------------------------------------------------------------- act, hint, next
+
+
+def test_act_refusals_leave_the_table_unchanged(client: TestClient, seated: Seated) -> None:
+    tid = seated.table["id"]
+    turn = seated.turn()
+    other = (turn + 1) % 4
+    me, them = seated.ws[turn], seated.ws[other]
+    before = seq_of(client, tid)
+    expect_error(seated.spectator, {"type": "act", "action": "pass"}, "not_player")
+    m = expect_error(them, {"type": "act", "action": "pass"}, "not_your_turn")
+    assert "turn" in m["message"]
+    expect_error(them, {"type": "act", "action": {"type": "pass", "seat": turn}}, "not_your_seat")
+    expect_error(me, {"type": "act"}, "bad_message")
+    expect_error(me, {"type": "act", "action": 5}, "bad_message")
+    expect_error(me, {"type": "act", "action": "fly away"}, "invalid_action")
+    expect_error(me, {"type": "act", "action": {"type": "teleport"}}, "invalid_action")
+    expect_error(me, {"type": "act", "action": {"type": "play"}}, "invalid_action")
+    expect_error(me, {"type": "act", "action": {"type": "play", "card": "ZZ"}}, "invalid_action")
+    expect_error(me, {"type": "act", "action": {"type": "seat", "seat": 9}}, "invalid_action")
+    expect_error(me, {"type": "act", "action": "bid 40"}, "invalid_action")
+    expect_error(me, {"type": "act", "action": "redouble"}, "illegal")
+    m = expect_error(me, {"type": "act", "action": "AS"}, "illegal")
+    assert "doubling" in m["message"]
+    expect_error(me, {"type": "act", "action": "pass", "expect": before - 1}, "stale")
+    expect_error(me, {"type": "act", "action": "pass", "expect": "x"}, "bad_message")
+    assert seq_of(client, tid) == before
+    for ws in [seated.spectator, *seated.ws]:
+        quiet(ws)
+    send(me, {"type": "act", "action": "pass", "expect": before})
+    assert until(seated.spectator, "state")["seq"] == before + 1
+
+
+def test_an_illegal_card_names_no_card_the_player_cannot_see(
+    client: TestClient, seated: Seated
+) -> None:
+    # Pass the doubling round, then try to play a card held by someone else.
+    for _ in range(4):
+        t = seated.turn()
+        send(seated.ws[t], {"type": "act", "action": "pass"})
+        seated.state = until(seated.spectator, "state")
+    turn = seated.turn()
+    mine = until_hand(seated.ws[turn])
+    others = [c for c in all_codes() if c not in mine]
+    m = expect_error(seated.ws[turn], {"type": "act", "action": others[0]}, "illegal")
+    for code in others:
+        assert code not in m["message"].split()
+
+
+def until_hand(ws: WebSocketTestSession) -> list[str]:
+    send(ws, {"type": "ping", "id": "h"})
+    hand: list[str] = []
+    while True:
+        m = recv(ws)
+        if m["type"] == "state":
+            hand = [c for h in m["hand"]["hands"] if h for c in h]
+        if m.get("ref") == "h":
+            return hand
+
+
+def all_codes() -> list[str]:
+    from quintet.cards import card_str
+
+    return [card_str(c) for c in range(53)]
+
+
+def test_hint_and_next_refusals(client: TestClient, seated: Seated) -> None:
+    turn = seated.turn()
+    expect_error(seated.spectator, {"type": "hint"}, "not_player")
+    expect_error(seated.ws[(turn + 1) % 4], {"type": "hint"}, "nothing_to_do")
+    send(seated.ws[turn], {"type": "hint", "id": "h1"})
+    m = until(seated.ws[turn], "hint")
+    assert m["ref"] == "h1" and m["action"]["seat"] == turn
+    expect_error(seated.ws[turn], {"type": "next"}, "not_ready")
+    expect_error(seated.spectator, {"type": "next"}, "not_player")
+
+
+def test_game_over_refusals(client: TestClient) -> None:
+    made = new_table(client, game="quintus", options={"hands": 1}, seats=["random"] * 5, seed=9)
+    tid = made["id"]
+    for _ in range(200):
+        if client.get(f"/api/tables/{tid}").json()["status"] == "finished":
+            break
+        import time
+
+        time.sleep(0.05)
+    with client.websocket_connect("/ws") as ws:
+        state = hello(ws, tid)
+        assert state["status"] == "finished" and state["result"]["complete"]
+        expect_error(ws, {"type": "join", "seat": 0, "name": "Ann"}, "game_over")
+
+
+# ----------------------------------------------------------------------- HTTP API
+
+
+def test_creating_a_table_checks_everything(client: TestClient) -> None:
+    def refused(body: Any, code: str = "bad_message") -> None:
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 400, r.text
+        assert r.json()["error"]["code"] == code
+
+    refused({"game": "chess"})
+    refused({"game": "quinto", "variant": "solo"})
+    refused({"game": "quinto", "options": {"target": "high"}})
+    refused({"game": "quinto", "options": {"colour": 1}})
+    refused({"game": "quinto", "seats": ["open"] * 3})
+    refused({"game": "quinto", "seats": ["open", "open", "open", {"kind": "alien"}]})
+    refused({"game": "quinto", "seats": ["open", "open", "open", "genius"]}, "bad_level")
+    refused({"game": "quinto", "join": {"seat": 0, "name": ""}}, "bad_name")
+    refused({"game": "quinto", "join": {"seat": 8, "name": "Ann"}}, "no_seat")
+    refused([1, 2])
+    r = client.post("/api/tables", content=b"{", headers={"content-type": "application/json"})
+    assert r.status_code == 400
+    ok = client.post("/api/tables", json={"game": "quintus", "variant": "bidding"})
+    assert ok.status_code == 201
+    body = ok.json()
+    assert len(body["seats"]) == 5 and all(s["invite"] for s in body["seats"])
+
+
+def test_the_server_takes_no_seed_unless_told(tmp_path: Path) -> None:
+    app = create_app(Settings(db_url=f"sqlite:///{tmp_path / 's.db'}"))
+    with TestClient(app) as client:
+        r = client.post("/api/tables", json={"game": "quinto", "seed": 1})
+        assert r.status_code == 400
+
+
+def test_lobby_info_invites_and_unfinished_games_hold_no_cards(
+    client: TestClient, seated: Seated
+) -> None:
+    tid = seated.table["id"]
+    info = client.get("/api/info").json()
+    assert info["protocol"] == 1 and "heuristic" in info["levels"]
+    lobby = client.get("/api/tables").json()["tables"]
+    assert tid in [t["id"] for t in lobby]
+    table = client.get(f"/api/tables/{tid}")
+    assert table.status_code == 200 and "seed" not in table.text
+    assert client.get("/api/tables/nope").status_code == 404
+    assert client.get(f"/api/games/{tid}/record").status_code == 409
+    assert client.get(f"/api/games/{tid}/replay").status_code == 409
+    assert client.get(f"/api/games/{tid}/analysis").status_code == 409
+    assert client.get(f"/api/tables/{tid}/invites").status_code == 403
+    ok = client.get(f"/api/tables/{tid}/invites", headers={"X-Seat-Token": seated.tokens[0]})
+    assert ok.status_code == 200 and len(ok.json()["seats"]) == 4
+    for path in ("/", f"/table/{tid}", f"/replay/{tid}", "/static/app.js"):
+        assert client.get(path).status_code == 200, path
+
+
+def test_a_finished_game_is_listed_replayed_analysed_and_downloaded(client: TestClient) -> None:
+    made = new_table(client, game="quinto", options={"target": 40}, seats=["random"] * 4, seed=2)
+    tid = made["id"]
+    import time
+
+    for _ in range(400):
+        if client.get(f"/api/tables/{tid}").json()["status"] == "finished":
+            break
+        time.sleep(0.05)
+    games = client.get("/api/games").json()["games"]
+    assert [g["id"] for g in games] == [tid] and games[0]["result"]["complete"]
+    record = client.get(f"/api/games/{tid}/record")
+    assert record.status_code == 200 and "attachment" in record.headers["content-disposition"]
+    from quintet.record import read_record, score
+
+    rec = read_record(record.text)
+    assert score(rec) == games[0]["result"]
+    replay = client.get(f"/api/games/{tid}/replay").json()
+    steps = replay["hands"][0]["steps"]
+    assert len(steps) == len(rec.hands[0].actions) + 1
+    assert all(h is not None for h in steps[0]["hands"])
+    r = client.get(f"/api/games/{tid}/analysis")
+    assert r.status_code in (200, 202)
+    for _ in range(600):
+        r = client.get(f"/api/games/{tid}/analysis")
+        if r.status_code == 200:
+            break
+        time.sleep(0.1)
+    assert r.status_code == 200
+    plays = r.json()["analysis"]["plays"]
+    assert plays and any(p["cost"] is not None for p in plays)

@@ -1,0 +1,240 @@
+"""Storage: the same tests against SQLite and a real PostgreSQL.
+
+PostgreSQL is looked for at ``QUINTET_TEST_PG`` (default
+``postgresql+psycopg://postgres@127.0.0.1:5432/test``; CI has one there). Each test
+works in a schema of its own, dropped afterwards. Where no server answers the tests
+skip with the reason, except under CI (``CI`` set), where they fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from quintet.server import db
+from quintet.server.db import Store, schema_revision
+from quintet.server.live import Conn, Hub, Settings
+
+PG = os.environ.get("QUINTET_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+def _postgres() -> Iterator[str]:
+    schema = f"quintet_test_{secrets.token_hex(4)}"
+    try:
+        engine = sa.create_engine(PG, connect_args={"connect_timeout": 3})
+        with engine.begin() as conn:
+            conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    except Exception as e:
+        why = f"PostgreSQL is not reachable at {PG.split('@')[-1]} ({type(e).__name__}: {e})"
+        if os.environ.get("CI"):
+            pytest.fail(why + " - CI must run the PostgreSQL storage tests")
+        pytest.skip(why)
+    try:
+        yield f"{PG}?options=-csearch_path%3D{schema}"
+    finally:
+        with engine.begin() as conn:
+            conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+        engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.db'}"
+    else:
+        yield from _postgres()
+
+
+async def _noop_send(text: str) -> None:
+    return None
+
+
+async def _noop_close(code: int, reason: str) -> None:
+    return None
+
+
+def conn_of(hub: Hub) -> Conn:
+    return Conn(_noop_send, _noop_close, hub.settings)
+
+
+def sent(conn: Conn) -> list[dict[str, Any]]:
+    return [json.loads(m) for m in conn.outbox if isinstance(m, str)]
+
+
+def last_state(conn: Conn) -> dict[str, Any]:
+    return [m for m in sent(conn) if m["type"] == "state"][-1]
+
+
+def settings(url: str) -> Settings:
+    return Settings(db_url=url, bot_delay=0.0, allow_seed=True)
+
+
+def test_the_schema_is_created_and_upgraded_at_start(db_url: str) -> None:
+    store = Store(db_url)
+    assert schema_revision(store.engine) is None
+    store.migrate()
+    assert schema_revision(store.engine) == "0001"
+    store.migrate()  # an up-to-date schema is left as it is
+    names = set(sa.inspect(store.engine).get_table_names())
+    assert {"quintet_tables", "quintet_seats", "quintet_actions", "quintet_analysis"} <= names
+    store.close()
+
+
+async def _until(cond: Any, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        assert loop.time() < end, "timed out"
+        await asyncio.sleep(0.01)
+
+
+def test_every_action_is_stored_and_a_new_server_resumes_every_table(db_url: str) -> None:
+    async def first() -> tuple[dict[str, Any], dict[str, Any]]:
+        hub = Hub(settings(db_url), Store(db_url))
+        await hub.start()
+        quinto = await hub.create_table(
+            {
+                "game": "quinto",
+                "seats": ["open", "random", "random", "random"],
+                "join": {"seat": 0, "name": "Ann"},
+                "seed": 11,
+            }
+        )
+        quintus = await hub.create_table(
+            {
+                "game": "quintus",
+                "variant": "bidding",
+                "seats": ["open", "open", "random", "random", "random"],
+                "seed": 12,
+                "title": "club night",
+            }
+        )
+        # Ann plays a few actions at the Quinto table.
+        c = conn_of(hub)
+        await hub.handle(
+            c, json.dumps({"type": "hello", "table": quinto["id"], "token": quinto["token"]})
+        )
+        t = hub.tables[quinto["id"]]
+        for _ in range(3):
+            await _until(lambda: bool(last_state(c)["legal"]) or t.table.state.is_terminal())
+            if t.table.state.is_terminal():
+                break
+            st = last_state(c)
+            act = {"type": "act", "action": st["legal"][0], "expect": st["seq"]}
+            await hub.handle(c, json.dumps(act))
+        # Someone takes a seat at the Quintus table (it waits for its second player).
+        d = conn_of(hub)
+        await hub.handle(d, json.dumps({"type": "hello", "table": quintus["id"]}))
+        await hub.handle(d, json.dumps({"type": "join", "seat": 1, "name": "Bea"}))
+        snapshot = {
+            tid: (lt.seq, [h.history() for h in lt.table.match.hands], [s.name for s in lt.seats])
+            for tid, lt in hub.tables.items()
+        }
+        await hub.stop()
+        return quinto, {"snapshot": snapshot}
+
+    quinto, before = asyncio.run(first())
+
+    async def second() -> None:
+        hub = Hub(settings(db_url), Store(db_url))
+        await hub.start()
+        now = {
+            tid: (lt.seq, [h.history() for h in lt.table.match.hands], [s.name for s in lt.seats])
+            for tid, lt in hub.tables.items()
+        }
+        # Bots may have acted once more after the snapshot: compare what was stored then.
+        for tid, (seq, hists, names) in before["snapshot"].items():
+            assert tid in now
+            assert now[tid][2] == names
+            assert now[tid][0] >= seq
+            for h0, h1 in zip(hists, now[tid][1], strict=False):
+                assert h1[: len(h0)] == h0
+        # The seat token still holds the seat.
+        c = conn_of(hub)
+        await hub.handle(
+            c, json.dumps({"type": "hello", "table": quinto["id"], "token": quinto["token"]})
+        )
+        welcome = sent(c)[0]
+        assert welcome["type"] == "welcome" and welcome["seat"] == 0
+        await hub.stop()
+
+    asyncio.run(second())
+
+
+def test_a_failing_write_commits_nothing_and_spares_the_others(db_url: str) -> None:
+    async def main() -> None:
+        store = Store(db_url)
+        store.migrate()
+        store.start()
+        row = db.TableRow(
+            id="t1",
+            game="quinto",
+            variant="partnership",
+            options={},
+            lone_seat=None,
+            seed=1,
+            public=True,
+            title="",
+            status="waiting",
+            hands_dealt=0,
+            created_at=db.now(),
+            finished_at=None,
+            result=None,
+            seats=[db.SeatRow(i, "open", None, None, None, f"i{i}") for i in range(4)],
+            actions=[],
+        )
+        await store.write(lambda conn: db.insert_table(conn, row))
+
+        def bad(conn: Any) -> None:
+            db.insert_action(conn, "t1", 99, 0, 0, 1)
+            raise RuntimeError("boom")
+
+        def good(i: int) -> Any:
+            return lambda conn: db.insert_action(conn, "t1", i, 0, i % 4, i)
+
+        jobs = [store.write(good(i)) for i in range(20)]
+        results = await asyncio.gather(*jobs, store.write(bad), return_exceptions=True)
+        assert isinstance(results[-1], RuntimeError)
+        assert all(r is None for r in results[:-1])
+        loaded = await store.read(lambda conn: db.load_table(conn, "t1"))
+        assert loaded is not None
+        assert [a[2] for a in loaded.actions] == list(range(20))
+        store.close()
+
+    asyncio.run(main())
+
+
+def test_finished_games_are_listed_with_results_and_keep_their_analysis(db_url: str) -> None:
+    async def main() -> None:
+        hub = Hub(settings(db_url), Store(db_url))
+        await hub.start()
+        made = await hub.create_table(
+            {"game": "quintus", "options": {"hands": 1}, "seats": ["random"] * 5, "seed": 3}
+        )
+        t = hub.tables[made["id"]]
+        await _until(lambda: t.status == "finished")
+        rows = await hub.store.read(lambda conn: db.list_finished(conn))
+        assert [r.id for r in rows] == [made["id"]]
+        assert rows[0].result["game"] == "quintus" and rows[0].result["complete"]
+        await hub.store.write(lambda conn: db.store_analysis(conn, made["id"], {"plays": [1, 2]}))
+        got = await hub.store.read(lambda conn: db.load_analysis(conn, made["id"]))
+        assert got == {"plays": [1, 2]}
+        # A finished table is not resumed, but can still be loaded to be shown.
+        await hub.stop()
+        hub2 = Hub(settings(db_url), Store(db_url))
+        await hub2.start()
+        assert made["id"] not in hub2.tables
+        again = await hub2.get_table(made["id"])
+        assert again is not None and again.status == "finished"
+        assert again.record().hands == t.record().hands
+        await hub2.stop()
+
+    asyncio.run(main())
