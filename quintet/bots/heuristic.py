@@ -298,6 +298,11 @@ def _quintus_play(obs: Any, seat: int, hand: CardMask, cards: list[Card]) -> Act
         sure = [c for c in cards if _sure_quintus(c, unseen, trump)]
         if sure:
             return max(sure, key=lambda c: (c % 13, c))
+        if not me_q and partner_signal(obs, seat) == "up":
+            # The team mate showed strength: lead low and let him take the trick.
+            low = [c for c in cards if value(c) <= 0 and SUIT_OF[c] != trump]
+            if low:
+                return min(low, key=lambda c: (c % 13, c))
         if me_q and trump < 4:
             trumps = [c for c in cards if SUIT_OF[c] == trump]
             if len(trumps) >= 3:
@@ -346,6 +351,27 @@ def _quintus_play(obs: Any, seat: int, hand: CardMask, cards: list[Card]) -> Act
     return dump(losers or cards)
 
 
+def signal_strength(hand: CardMask) -> int:
+    """Return the strength a signal reports: aces, and court cards counted half.
+
+    ``up`` means 2 or more (strong or high-value cards), ``down`` less (rulebook 004).
+    """
+    return (hand & NIL_BREAKERS & ~FACES).bit_count() + (hand & FACES).bit_count() // 2
+
+
+def partner_signal(obs: Any, seat: int) -> str | None:
+    """Return the last signal this defender's team mate gave in the hand, or None."""
+    q = obs.quintus
+    if q is None or seat == q:
+        return None
+    partner = _partner(seat, q)
+    last = None
+    for s, a in obs.history:
+        if s == partner and is_signal(a):
+            last = ("up", "down", "ask")[a - SIGNAL_UP]
+    return last
+
+
 def _partner(seat: int, q: int) -> int:
     """Return the team mate of a defender (q+1 with q+3, q+2 with q+4); -1 for the quintus."""
     rel = (seat - q) % 5
@@ -377,7 +403,7 @@ def _quintus_signal(view: BotView) -> Action | None:
     hand = obs.hands[seat] or 0
     partner = _partner(seat, obs.quintus)
     signals = dict(obs.signals)
-    strong = (hand & NIL_BREAKERS & ~FACES).bit_count() + (hand & FACES).bit_count() // 2
+    strong = signal_strength(hand)
     answer = SIGNAL_UP if strong >= 2 else SIGNAL_DOWN
     if signals.get(partner) == "ask" and seat not in signals:
         return answer

@@ -33,6 +33,8 @@ from quintet.actions import (
     NIL_OPEN,
     PASS,
     REDOUBLE,
+    SIGNAL_ASK,
+    SIGNAL_UP,
     TRUMP_BASE,
     Action,
     bid_amount,
@@ -41,7 +43,7 @@ from quintet.actions import (
     is_signal,
 )
 from quintet.bots.base import BotView
-from quintet.bots.heuristic import HeuristicBot
+from quintet.bots.heuristic import HeuristicBot, signal_strength
 from quintet.quinto import QuintoState
 from quintet.quintus import QuintusState
 from quintet.quintus.state import PLAY as QUINTUS_PLAY
@@ -60,6 +62,23 @@ def playout(world: Any, rng: random.Random) -> None:
         if is_signal(action):
             action = main[0]
         world.apply_action(action, seat)
+
+
+def _consistent(
+    world: Any,
+    history: tuple[tuple[int, Action], ...],
+    signals: list[tuple[int, int, Action]],
+) -> bool:
+    """Return whether each signaller's hand in ``world`` fits its signal when given."""
+    for i, seat, a in signals:
+        hand = world.hands[seat]
+        for s, b in history[i:]:
+            if s == seat and is_play(b):
+                hand |= 1 << b  # the card was still in the hand when it signalled
+        strong = signal_strength(hand) >= 2
+        if strong != (a == SIGNAL_UP):
+            return False
+    return True
 
 
 def _seat_value(world: Any, seat: int) -> float:
@@ -142,12 +161,30 @@ class PimcBot:
         totals = dict.fromkeys(cards, 0.0)
         n = 0
         while n < samples and (n == 0 or time.perf_counter() < deadline):
-            world = view.sample()
+            world = self._sample(view)
             values = self._card_values(world, view.seat, cards, view.rng)
             for c in cards:
                 totals[c] += values[c]
             n += 1
         return max(cards, key=lambda c: (totals[c], -c))
+
+    def _sample(self, view: BotView, tries: int = 8) -> Any:
+        """Return a sample, preferring one where the signals given mean what they say.
+
+        Signals are soft evidence (rulebook 004: ``up`` for strong or high-value cards,
+        ``down`` for weak ones): a few samples are drawn and the first consistent with
+        every signal is kept; if none is, the last is used.
+        """
+        world = view.sample()
+        if view.game != "quintus":
+            return world
+        signals = [(i, s, a) for i, (s, a) in enumerate(view.obs.history) if is_signal(a)]
+        signals = [x for x in signals if x[1] != view.seat and x[2] != SIGNAL_ASK]
+        for _ in range(tries - 1):
+            if not signals or _consistent(world, view.obs.history, signals):
+                return world
+            world = view.sample()
+        return world
 
     def _card_values(
         self, world: Any, seat: int, cards: tuple[Action, ...], rng: random.Random
