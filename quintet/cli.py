@@ -317,6 +317,12 @@ def arena_cmd(
 @click.option("--hint-level", default="heuristic", show_default=True, help="Bot giving hints.")
 @click.option("--no-access-log", is_flag=True, help="Do not log each HTTP request.")
 @click.option("--log-level", default="info", show_default=True)
+@click.option(
+    "--bot-command",
+    "bot_commands",
+    multiple=True,
+    help="Let tables seat this external bot program (bot level cmd:COMMAND; repeatable).",
+)
 @click.option("--allow-seed", is_flag=True, hidden=True, help="Tests: tables may set a seed.")
 @click.option(
     "--echo", is_flag=True, hidden=True, help="Benchmarks: a websocket echo at /bench/echo."
@@ -329,6 +335,7 @@ def serve_cmd(
     hint_level: str,
     no_access_log: bool,
     log_level: str,
+    bot_commands: tuple[str, ...],
     allow_seed: bool,
     echo: bool,
 ) -> None:
@@ -337,8 +344,11 @@ def serve_cmd(
     Tables, seats and every action are stored (the schema is created or upgraded at
     start) and unfinished tables resume where they were. See docs/server.md.
     """
+    from quintet.bots import allow_commands
     from quintet.server import Settings, run
     from quintet.server.db import default_db_url
+
+    allow_commands(*bot_commands)
 
     settings = Settings(
         db_url=db_url or default_db_url(),

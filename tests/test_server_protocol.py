@@ -438,3 +438,18 @@ def test_a_finished_game_is_listed_replayed_analysed_and_downloaded(client: Test
     assert r.status_code == 200
     plays = r.json()["analysis"]["plays"]
     assert plays and any(p["cost"] is not None for p in plays)
+
+
+def test_an_external_bot_command_needs_the_operators_permission(client: TestClient) -> None:
+    from quintet.bots import _COMMANDS, allow_commands
+
+    level = "cmd:sh examples/first-legal.sh"
+    body = {"game": "quinto", "seats": ["open", "open", "open", level]}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_level"
+    allow_commands("sh examples/first-legal.sh")  # what `quintet serve --bot-command` does
+    try:
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 201, r.text
+    finally:
+        _COMMANDS.discard("sh examples/first-legal.sh")
