@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: run test lint types pytest bench clean
+.PHONY: run test lint types pytest chromium bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,11 +25,24 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(STAMP) chromium
 	$(BIN)/pytest -n auto
+
+# tests/test_browser.py drives Debian's chromium through Playwright, never a downloaded
+# browser (no `playwright install`). Install it with apt-get when it is missing: as root
+# (CI) or through sudo without a password. Elsewhere the browser tests say why they are
+# skipped; under CI they fail.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+	  else echo "make: chromium is missing and cannot be installed here (not root, no sudo): the browser tests will be skipped" >&2; exit 0; fi; \
+	  echo "make: installing Debian's chromium for the browser tests" >&2; \
+	  { $$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q chromium; } \
+	    || { echo "make: could not install chromium" >&2; [ -z "$$CI$$QUINTET_REQUIRE_BROWSER" ] || exit 1; }; }
 
 bench: $(STAMP)
 	$(BIN)/python bench/playout.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis test-artifacts

@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from quintet.actions import (
@@ -58,6 +59,11 @@ log = logging.getLogger("quintet.server")
 
 JSON = dict[str, Any]
 SEARCH_LEVELS = ("pimc", "ismcts")
+
+
+def _aware(t: datetime) -> datetime:
+    """Return ``t`` with its time zone (UTC when the database dropped it)."""
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
 def hash_token(token: str) -> str:
@@ -214,8 +220,10 @@ class LiveTable:
         self.public = row.public
         self.title = row.title
         self.status = row.status
-        self.created_at = row.created_at
-        self.finished_at = row.finished_at
+        # SQLite gives back naive datetimes (UTC): make them aware like new tables' so
+        # the lobby can sort resumed and new tables together.
+        self.created_at = _aware(row.created_at)
+        self.finished_at = None if row.finished_at is None else _aware(row.finished_at)
         self.result: Any = row.result
         self.seats: list[SeatRow] = sorted(row.seats, key=lambda s: s.seat)
         self.table = Table.new(

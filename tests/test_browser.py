@@ -1,0 +1,402 @@
+"""The web pages in a real headless Chromium, driven by Playwright.
+
+Debian's ``chromium`` (``/usr/bin/chromium``; ``make test`` installs it when missing,
+never a downloaded browser) opens the lobby of a real ``quintet serve`` (an ephemeral
+port, a temporary SQLite database, bots acting after 0.05 s). For each game and variant
+a table is created through the lobby's form with bots in the other seats, a seat is
+taken with a name, and the match (a whole hand, or the few short hands the small target
+needs) is played through clicks and keys on the legal cards and decision buttons the
+page offers, as a person would. The record downloaded through the page's link is scored
+by :func:`quintet.record.score` and compared with the score the page shows. A reload in
+the middle of a hand comes back to the same seat; a spectator sees a signal and never
+the dummy; a finished game is replayed step by step with the double-dummy notes.
+Screenshots are saved in ``test-artifacts/`` (git-ignored).
+
+Without chromium (or the ``playwright`` package) the tests are skipped with the reason,
+except under CI (``CI`` or ``QUINTET_REQUIRE_BROWSER`` set, as ``.ci/run`` does), where
+they fail: CI must run them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from quintet.record import read_record, score
+from quintet.server.testing import ServerProcess
+
+CHROMIUM = os.environ.get("QUINTET_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+# Without the background-networking flags Chromium keeps calling home (and floods a
+# closed network with retries).
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT_MS = 30_000
+
+
+def _unavailable(why: str) -> None:
+    if os.environ.get("CI") or os.environ.get("QUINTET_REQUIRE_BROWSER"):
+        pytest.fail(f"{why} - CI must run the browser tests (make test installs chromium)")
+    pytest.skip(why)
+
+
+try:
+    from playwright.sync_api import Browser, Page, sync_playwright
+except ImportError:  # pragma: no cover - the dev extra installs it
+    sync_playwright = None  # type: ignore[assignment]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if sync_playwright is None:
+        _unavailable("the playwright package is not installed (pip install -e '.[dev]')")
+    if not (Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)):
+        _unavailable(
+            f"Debian's chromium is not at {CHROMIUM}: make test installs it with apt-get "
+            "when it can (as root or with sudo); here it could not"
+        )
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    d = tmp_path_factory.mktemp("browser")
+    srv = ServerProcess(f"sqlite:///{d / 'b.db'}", bot_delay=0.05, log_path=str(d / "server.log"))
+    with srv:
+        yield srv
+
+
+class Tab:
+    """One browser context and page, failing the test on any JavaScript error."""
+
+    def __init__(self, browser: Browser, base: str) -> None:
+        self.base = base
+        self.context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        self.page: Page = self.context.new_page()
+        self.page.set_default_timeout(WAIT_MS)
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self.page.on(
+            "console",
+            lambda m: (
+                self.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None
+            ),
+        )
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, self.errors
+
+
+@pytest.fixture
+def tabs(browser: Browser, server: ServerProcess) -> Iterator[list[Tab]]:
+    opened: list[Tab] = []
+    yield opened
+    for t in opened:
+        t.close()
+
+
+def open_tab(tabs: list[Tab], browser: Browser, server: ServerProcess) -> Page:
+    t = Tab(browser, server.http)
+    tabs.append(t)
+    return t.page
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+# ------------------------------------------------------------------ the pages
+
+
+def create_table(
+    page: Page,
+    base: str,
+    game: str,
+    variant: str,
+    *,
+    seat: int | None,
+    name: str = "Ann",
+    target: int | None = None,
+    hands: int | None = None,
+    lone: int | None = None,
+) -> str:
+    """Fill the lobby's form (bots everywhere else) and return the new table's id."""
+    page.goto(base + "/")
+    page.select_option("#game", game)
+    page.select_option("#variant", variant)
+    if target is not None:
+        page.fill("input[name=target]", str(target))
+    if hands is not None:
+        page.fill("input[name=hands]", str(hands))
+    if lone is not None:
+        page.select_option("#lone", str(lone))
+    page.select_option("#myseat", "watch" if seat is None else str(seat))
+    page.fill("input[name=name]", name)
+    page.click("#create-btn")
+    page.wait_for_url(re.compile(r"/table/[^/?]+$"))
+    page.wait_for_selector("#conn[data-state=open]")
+    return page.url.rsplit("/", 1)[1]
+
+
+def seq(page: Page) -> str:
+    return str(page.evaluate("document.body.dataset.seq || ''"))
+
+
+def wait_changed(page: Page, before: str) -> None:
+    page.wait_for_function("s => (document.body.dataset.seq || '') !== s", arg=before)
+
+
+def my_hand(page: Page) -> list[str]:
+    return [
+        str(c)
+        for c in page.locator("#myhand button.card").evaluate_all(
+            "bs => bs.map(b => b.dataset.card)"
+        )
+    ]
+
+
+MY_MOVE = (
+    "() => !!document.querySelector('#turnline.mine') || !document.querySelector('#summary').hidden"
+)
+
+
+def play(
+    page: Page,
+    *,
+    keyboard: bool = False,
+    hint: bool = False,
+    on_turn: Any = None,
+    max_moves: int = 600,
+) -> dict[str, int]:
+    """Play through the page until the match is over; return what was done.
+
+    On its turn the player clicks the first legal card (or, with ``keyboard``, picks it
+    with the arrow keys and plays it with Enter every other time) or the first decision
+    button; with ``hint`` it asks for the hint (key h) and takes it (Enter). After each
+    hand it presses the summary's Next button.
+    """
+    done = {"moves": 0, "keys": 0, "hints": 0, "hands": 0, "cards": 0, "decisions": 0}
+    for _ in range(max_moves):
+        page.wait_for_function(MY_MOVE)
+        before = seq(page)
+        if page.locator("#summary").is_visible():
+            if page.locator("#final .final-score").count():
+                done["hands"] += 1
+                return done
+            number = page.evaluate("window.quintet.state.hand.number")
+            page.click("#summary-next")
+            done["hands"] += 1
+            page.wait_for_function(
+                "n => { const s = window.quintet.state;"
+                " return s.status === 'finished' || (s.hand && s.hand.number > n); }",
+                arg=number,
+            )
+            continue
+        if on_turn is not None:
+            on_turn(page)
+            before = seq(page)
+        cards = page.locator("button.card.legal:not([disabled])")
+        decisions = page.locator("#actions .group:not(.signals) button[data-n]:not([disabled])")
+        if hint:
+            page.keyboard.press("h")
+            page.wait_for_selector("#hinttext:has-text('Hint')")
+            page.keyboard.press("Enter")
+            done["hints"] += 1
+        elif cards.count():
+            if keyboard and done["cards"] % 2 == 0:
+                page.keyboard.press("ArrowRight")
+                page.wait_for_selector("button.card.legal.selected")
+                page.keyboard.press("Enter")
+                done["keys"] += 1
+            else:
+                cards.first.click()
+            done["cards"] += 1
+        elif decisions.count():
+            decisions.first.click()
+            done["decisions"] += 1
+        else:  # the page is between two states: look again
+            page.wait_for_timeout(50)
+            continue
+        done["moves"] += 1
+        wait_changed(page, before)
+    raise AssertionError(f"the match did not end in {max_moves} moves: {done}")
+
+
+def check_record(page: Page, game: str) -> dict[str, Any]:
+    """Download the record through the page; its score must be the one the page shows."""
+    page.wait_for_selector("#final .final-score")
+    with page.expect_download() as info:
+        page.click("#record-link")
+    path = info.value.path()
+    record = read_record(Path(path).read_bytes())
+    result = score(record)
+    assert result["complete"] is True
+    table = page.locator("#final .final-score")
+    if game == "quintus":
+        shown = [int(x) for x in table.locator("td.score").all_inner_texts()]
+        assert shown == result["totals"], (shown, result)
+    else:
+        rows = table.locator("tr[data-game]")
+        shown_games = [
+            [int(x) for x in rows.nth(i).locator("td.score").all_inner_texts()]
+            for i in range(rows.count())
+        ]
+        assert shown_games == [g["score"] for g in result["games"]], (shown_games, result)
+        if result["rubber"] is not None:
+            rubber = [int(x) for x in table.locator("tr[data-rubber] td.score").all_inner_texts()]
+            assert rubber == result["rubber"]["score"], (rubber, result)
+    return result
+
+
+# ---------------------------------------------------------------------- tests
+
+
+def test_quinto_partnership(browser: Browser, server: ServerProcess, tabs: list[Tab]) -> None:
+    """Watch a new table, sit down by name, play with mouse and keys, reload mid-hand."""
+    page = open_tab(tabs, browser, server)
+    tid = create_table(page, server.http, "quinto", "partnership", seat=None, target=100)
+    # A spectator: the open seat offers itself; taking it deals the first hand.
+    page.click(".seat[data-seat='0'] button[data-sit]")
+    page.fill("#join-name", "Ann")
+    page.click("#join-btn")
+    page.wait_for_selector("#myhand button.card")
+    assert page.locator(".seat.me[data-seat='0'] .name").inner_text() == "Ann"
+    page.wait_for_selector(".seat[data-seat='1'] .badge.bot")
+
+    state: dict[str, Any] = {"turns": 0, "reloaded": False}
+
+    def reload_once(page: Page) -> None:
+        state["turns"] += 1
+        if state["turns"] != 4 or state["reloaded"]:
+            return
+        hand = my_hand(page)
+        shot(page, "table-quinto-partnership.png")
+        page.reload()
+        page.wait_for_selector("#conn[data-state=open]")
+        page.wait_for_selector("#myhand button.card")
+        page.wait_for_function(MY_MOVE)
+        assert my_hand(page) == hand  # the same seat, the same cards
+        assert page.locator(".seat.me[data-seat='0'] .badge:text-is('you')").count() == 1
+        # A dropped connection comes back by itself, to the same seat.
+        page.evaluate("window.quintet.ws.close()")
+        page.wait_for_selector("#conn[data-state=retry]")
+        page.wait_for_selector("#conn[data-state=open]")
+        page.wait_for_function(MY_MOVE)
+        assert my_hand(page) == hand
+        state["reloaded"] = True
+
+    done = play(page, keyboard=True, on_turn=reload_once)
+    assert state["reloaded"] and done["keys"] > 0 and done["hands"] >= 2
+    shot(page, "summary-quinto-partnership.png")
+    result = check_record(page, "quinto")
+    assert result["rubber"]["winner"] in (0, 1)
+    # The finished game is in the lobby's list with its result.
+    page.goto(server.http + "/")
+    page.wait_for_selector(f"#games li[data-game='{tid}'] .result")
+    assert "won the rubber" in page.locator(f"#games li[data-game='{tid}'] .result").inner_text()
+
+
+def test_quinto_dummy(browser: Browser, server: ServerProcess, tabs: list[Tab]) -> None:
+    """The lone player plays both hands; a spectator never sees the dummy."""
+    page = open_tab(tabs, browser, server)
+    tid = create_table(page, server.http, "quinto", "dummy", seat=0, lone=0, target=100)
+    watcher = open_tab(tabs, browser, server)
+    watcher.goto(f"{server.http}/table/{tid}")
+    watcher.wait_for_selector("#conn[data-state=open]")
+    seen = {"dummy": 0}
+
+    def check_dummy(page: Page) -> None:
+        phase = page.evaluate("window.quintet.state.hand.phase")
+        if phase == "play" and not seen["dummy"]:
+            # The lone player sees the dummy (South) face up; the spectator does not.
+            page.wait_for_selector(".seat[data-seat='2'] .hand button.card")
+            assert watcher.locator(".seat[data-seat='2'] .hand.backs").count() == 1
+            assert watcher.locator(".seat[data-seat='2'] [data-card]").count() == 0
+            assert watcher.locator("#myhand [data-card]").count() == 0
+            shot(page, "table-quinto-dummy.png")
+            seen["dummy"] += 1
+        if page.locator(".seat[data-seat='2'] button.card.legal").count():
+            seen["dummy"] += 1
+
+    play(page, on_turn=check_dummy)
+    assert seen["dummy"] >= 2  # shown, and played from
+    check_record(page, "quinto")
+
+
+def test_quintus_base(browser: Browser, server: ServerProcess, tabs: list[Tab]) -> None:
+    """A signal shows by the signaller's seat for everyone; then replay the game."""
+    page = open_tab(tabs, browser, server)
+    tid = create_table(page, server.http, "quintus", "base", seat=0, hands=1)
+    watcher = open_tab(tabs, browser, server)
+    watcher.goto(f"{server.http}/table/{tid}")
+    watcher.wait_for_selector("#conn[data-state=open]")
+    signalled = {"done": False}
+
+    def signal_once(page: Page) -> None:
+        up = page.locator("#actions .signals button[data-act='signal up']:not([disabled])")
+        if signalled["done"] or not up.count():
+            return
+        before = seq(page)
+        up.click()
+        wait_changed(page, before)
+        page.wait_for_selector(".seat[data-seat='0'] .signal-ind[data-signal=up]")
+        watcher.wait_for_selector(".seat[data-seat='0'] .signal-ind[data-signal=up]")
+        shot(page, "table-quintus-base.png")
+        signalled["done"] = True
+
+    play(page, on_turn=signal_once)
+    assert signalled["done"]
+    check_record(page, "quintus")
+
+    # The replay: every hand shown, step by step, the double-dummy note of each card.
+    page.goto(f"{server.http}/replay/{tid}")
+    page.wait_for_selector("#felt .seat")
+    assert page.locator("#felt .seat .hand [data-card]").count() == 40
+    for _ in range(12):
+        page.keyboard.press("ArrowRight")
+    page.click("#fwd")
+    assert "step 13" in page.locator("#stepinfo").inner_text()
+    page.click("#last")
+    page.wait_for_selector("#summary-inline:not([hidden]) .summary")
+    page.wait_for_selector("#plays .ok, #plays .cost", timeout=90_000)
+    page.click("#plays tr:last-child button.pc")
+    note = page.locator("#note").inner_text()
+    assert "double-dummy value" in note, note
+    shot(page, "replay-quintus-base.png")
+    assert page.locator("#download").get_attribute("href") == f"/api/games/{tid}/record"
+
+
+def test_quintus_bidding(browser: Browser, server: ServerProcess, tabs: list[Tab]) -> None:
+    """Every decision taken from the hint button, through the keyboard."""
+    page = open_tab(tabs, browser, server)
+    create_table(page, server.http, "quintus", "bidding", seat=0, hands=1)
+    shots = {"auction": False}
+
+    def snap(page: Page) -> None:
+        if not shots["auction"] and page.locator("#actions button[data-act^='bid']").count():
+            shot(page, "table-quintus-bidding.png")
+            shots["auction"] = True
+
+    done = play(page, hint=True, on_turn=snap)
+    assert done["hints"] >= 8
+    check_record(page, "quintus")
