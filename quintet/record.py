@@ -274,9 +274,12 @@ def _read_hand(spec: _Spec, i: int, obj: object) -> HandRecord:
             if not (isinstance(a, dict) and a.get("type") == "bid" and _int(amount)):
                 raise RecordError("invalid", str(e), i, j) from None
             # A whole number that is not a legal bid: well-formed, refused in replay.
-            seat, action = a["seat"], BAD_BID
-            if not _int(seat) or not 0 <= seat < spec.seats:
+            given = a.get("seat")
+            if not isinstance(given, int) or isinstance(given, bool):
                 raise RecordError("invalid", str(e), i, j) from None
+            if not 0 <= given < spec.seats:
+                raise RecordError("invalid", str(e), i, j) from None
+            seat, action = given, BAD_BID
             raw_bids[j] = int(amount)  # type: ignore[arg-type]
         assert isinstance(a, dict)
         if a["type"] not in spec.types:
