@@ -323,6 +323,68 @@ def arena_cmd(
     multiple=True,
     help="Let tables seat this external bot program (bot level cmd:COMMAND; repeatable).",
 )
+@click.option(
+    "--bot-level",
+    "bot_levels",
+    multiple=True,
+    metavar="NAME=SPEC",
+    help="Offer another bot level: strong=pimc:samples=40:seconds=3 (repeatable).",
+)
+@click.option(
+    "--bot-seconds",
+    type=click.FloatRange(min=0.01),
+    default=1.0,
+    show_default=True,
+    help="Budget of the pimc and ismcts levels per decision.",
+)
+@click.option(
+    "--search-limit",
+    type=click.FloatRange(min=0.1),
+    default=10.0,
+    show_default=True,
+    help="Hard limit of one bot search: its worker is killed and the heuristic decides.",
+)
+@click.option(
+    "--search-workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes for bot searches (default: the cores less one).",
+)
+@click.option(
+    "--allow-origin",
+    "allow_origins",
+    multiple=True,
+    help="Another site allowed to post to the API and open the websocket (repeatable).",
+)
+@click.option(
+    "--create-rate",
+    type=click.FloatRange(min=0.01),
+    default=10.0,
+    show_default=True,
+    help="Tables one client may create per minute.",
+)
+@click.option(
+    "--max-tables",
+    type=click.IntRange(min=1),
+    default=5000,
+    show_default=True,
+    help="Tables in play at once.",
+)
+@click.option(
+    "--tables-per-client",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Tables in play one client (address or browser) may have created.",
+)
+@click.option(
+    "--abandon-after",
+    type=click.FloatRange(min=1),
+    default=24 * 3600.0,
+    show_default=True,
+    help="Seconds without a person connected or an action after which a table is closed.",
+)
+@click.option("--sweep-every", type=click.FloatRange(min=0.05), default=60.0, hidden=True)
 @click.option("--allow-seed", is_flag=True, hidden=True, help="Tests: tables may set a seed.")
 @click.option(
     "--echo", is_flag=True, hidden=True, help="Benchmarks: a websocket echo at /bench/echo."
@@ -336,27 +398,54 @@ def serve_cmd(
     no_access_log: bool,
     log_level: str,
     bot_commands: tuple[str, ...],
+    bot_levels: tuple[str, ...],
+    bot_seconds: float,
+    search_limit: float,
+    search_workers: int | None,
+    allow_origins: tuple[str, ...],
+    create_rate: float,
+    max_tables: int,
+    tables_per_client: int,
+    abandon_after: float,
+    sweep_every: float,
     allow_seed: bool,
     echo: bool,
 ) -> None:
     """Run the web server: open tables in the browser, invite friends, play with bots.
 
     Tables, seats and every action are stored (the schema is created or upgraded at
-    start) and unfinished tables resume where they were. See docs/server.md.
+    start) and unfinished tables resume where they were. Clients choose among the named
+    bot levels only; their budgets and every limit are set here. See docs/server.md.
     """
-    from quintet.bots import allow_commands
+    from quintet.errors import InvalidOptionError
     from quintet.server import Settings, run
     from quintet.server.db import default_db_url
+    from quintet.server.settings import parse_level
 
-    allow_commands(*bot_commands)
-
-    settings = Settings(
-        db_url=db_url or default_db_url(),
-        bot_delay=bot_delay,
-        hint_level=hint_level,
-        allow_seed=allow_seed,
-        echo=echo,
-    )
+    try:
+        levels = dict(parse_level(t) for t in bot_levels)
+        settings = Settings(
+            db_url=db_url or default_db_url(),
+            bot_delay=bot_delay,
+            hint_level=hint_level,
+            allow_seed=allow_seed,
+            echo=echo,
+            bot_seconds=bot_seconds,
+            search_limit=search_limit,
+            levels=levels,
+            bot_commands=bot_commands,
+            allow_origins=allow_origins,
+            create_rate=create_rate,
+            max_tables=max_tables,
+            max_tables_per_client=tables_per_client,
+            abandon_after=abandon_after,
+            sweep_every=sweep_every,
+        )
+        if search_workers is not None:
+            settings.search_workers = search_workers
+        settings.check()
+    except InvalidOptionError as e:
+        raise click.UsageError(str(e)) from None
     url = settings.db_url
     shown = url.split("@")[-1] if "@" in url else url
     click.echo(f"quintet serve: http://{host}:{port}/  (database {shown})")

@@ -18,6 +18,7 @@ from starlette.testclient import WebSocketTestSession
 
 from quintet.server import Settings, create_app
 from quintet.server.protocol import ERRORS, MAX_MESSAGE
+from quintet.server.security import new_cookie
 
 JSON = dict[str, Any]
 
@@ -29,6 +30,12 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     )
     with TestClient(app) as c:
         yield c
+
+
+def connect(client: TestClient, cookie: str | None = None) -> Any:
+    """Open a websocket as a person of its own (a browser with cookie ``cookie``)."""
+    headers = {"cookie": f"quintet_person={cookie or new_cookie()}"}
+    return client.websocket_connect("/ws", headers=headers)
 
 
 def new_table(client: TestClient, **body: Any) -> JSON:
@@ -55,8 +62,8 @@ def until(ws: WebSocketTestSession, kind: str) -> JSON:
             return m
 
 
-def hello(ws: WebSocketTestSession, table: str, token: str | None = None) -> JSON:
-    msg: JSON = {"type": "hello", "v": 1, "table": table}
+def hello(ws: WebSocketTestSession, table: str, token: str | None = None, **more: Any) -> JSON:
+    msg: JSON = {"type": "hello", "v": 1, "table": table, **more}
     if token:
         msg["token"] = token
     send(ws, msg)
@@ -97,13 +104,13 @@ class Seated:
         self.ws: list[WebSocketTestSession] = []
         self.tokens: list[str] = []
         for s in range(4):
-            ws = stack.enter_context(client.websocket_connect("/ws"))
+            ws = stack.enter_context(connect(client))
             hello(ws, tid)
             self.tokens.append(join(ws, s, f"p{s}"))
             self.ws.append(ws)
         for ws in self.ws:  # drain the seat and deal updates
             quiet_drain(ws)
-        self.spectator = stack.enter_context(client.websocket_connect("/ws"))
+        self.spectator = stack.enter_context(connect(client))
         self.state = hello(self.spectator, tid)
         self.seq = self.state["seq"]
 
@@ -137,7 +144,7 @@ def seq_of(client: TestClient, table: str) -> int:
 def test_malformed_and_oversized_messages_get_an_error_and_the_socket_lives_on(
     client: TestClient,
 ) -> None:
-    with client.websocket_connect("/ws") as ws:
+    with connect(client) as ws:
         expect_error(ws, "{not json", "bad_json")
         expect_error(ws, "[1, 2]", "bad_message")
         expect_error(ws, '"hello"', "bad_message")
@@ -155,7 +162,7 @@ def test_malformed_and_oversized_messages_get_an_error_and_the_socket_lives_on(
 
 def test_a_flood_is_rate_limited(tmp_path: Path) -> None:
     app = create_app(Settings(db_url=f"sqlite:///{tmp_path / 'r.db'}", rate=1.0, burst=5.0))
-    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+    with TestClient(app) as client, connect(client) as ws:
         for _ in range(5):
             send(ws, {"type": "ping"})
             assert recv(ws)["type"] == "pong"
@@ -167,7 +174,7 @@ def test_a_flood_is_rate_limited(tmp_path: Path) -> None:
 
 def test_hello_refuses_bad_versions_tables_and_tokens(client: TestClient) -> None:
     table = new_table(client)["id"]
-    with client.websocket_connect("/ws") as ws:
+    with connect(client) as ws:
         expect_error(ws, {"type": "hello", "v": 99, "table": table}, "bad_version")
         expect_error(ws, {"type": "hello", "v": 1}, "bad_message")
         expect_error(ws, {"type": "hello", "table": 12}, "bad_message")
@@ -180,7 +187,7 @@ def test_hello_refuses_bad_versions_tables_and_tokens(client: TestClient) -> Non
 
 def test_a_second_connection_takes_the_seat_over(client: TestClient) -> None:
     table = new_table(client)["id"]
-    with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
+    with connect(client) as a, connect(client) as b:
         hello(a, table)
         token = join(a, 0, "Ann")
         send(b, {"type": "hello", "table": table, "token": token})
@@ -197,7 +204,7 @@ def test_a_second_connection_takes_the_seat_over(client: TestClient) -> None:
 def test_join_refusals(client: TestClient) -> None:
     table = new_table(client)
     private = new_table(client, public=False)
-    with client.websocket_connect("/ws") as ws, client.websocket_connect("/ws") as other:
+    with connect(client) as ws, connect(client) as other:
         expect_error(ws, {"type": "join", "seat": 0, "name": "Ann"}, "not_joined")
         hello(ws, table["id"])
         hello(other, table["id"])
@@ -214,7 +221,7 @@ def test_join_refusals(client: TestClient) -> None:
         expect_error(ws, {"type": "join", "seat": 2, "name": "Ann"}, "already_seated")
         quiet_drain(other)
         quiet(other)
-        hello(ws, private["id"])
+        hello(ws, private["id"], invite=private["seats"][1]["invite"])
         expect_error(ws, {"type": "join", "seat": 0, "name": "Cy"}, "bad_invite")
         bad = {"type": "join", "seat": 0, "name": "Cy", "invite": private["seats"][1]["invite"]}
         expect_error(ws, bad, "bad_invite")
@@ -225,7 +232,7 @@ def test_join_refusals(client: TestClient) -> None:
 
 def test_the_dummy_seat_cannot_be_taken(client: TestClient) -> None:
     table = new_table(client, variant="dummy", seats=["open", "open", "open", "open"])
-    with client.websocket_connect("/ws") as ws:
+    with connect(client) as ws:
         hello(ws, table["id"])
         expect_error(ws, {"type": "join", "seat": 2, "name": "Ann"}, "no_seat")
 
@@ -235,7 +242,7 @@ def test_the_dummy_seat_cannot_be_taken(client: TestClient) -> None:
 
 def test_leave_and_replace_refusals(client: TestClient) -> None:
     table = new_table(client)["id"]
-    with client.websocket_connect("/ws") as ws, client.websocket_connect("/ws") as b:
+    with connect(client) as ws, connect(client) as b:
         hello(ws, table)
         expect_error(ws, {"type": "leave"}, "not_player")
         expect_error(ws, {"type": "replace", "seat": 1}, "not_player")
@@ -346,7 +353,7 @@ def test_game_over_refusals(client: TestClient) -> None:
         import time
 
         time.sleep(0.05)
-    with client.websocket_connect("/ws") as ws:
+    with connect(client) as ws:
         state = hello(ws, tid)
         assert state["status"] == "finished" and state["result"]["complete"]
         expect_error(ws, {"type": "join", "seat": 0, "name": "Ann"}, "game_over")
@@ -356,23 +363,36 @@ def test_game_over_refusals(client: TestClient) -> None:
 
 
 def test_creating_a_table_checks_everything(client: TestClient) -> None:
-    def refused(body: Any, code: str = "bad_message") -> None:
-        r = client.post("/api/tables", json=body)
-        assert r.status_code == 400, r.text
-        assert r.json()["error"]["code"] == code
+    def refused(body: Any, field: str, status: int = 422) -> None:
+        # Encoded here: JSON may hold a lone surrogate (as an escape), UTF-8 may not.
+        raw = json.dumps(body).encode()
+        r = client.post("/api/tables", content=raw, headers={"content-type": "application/json"})
+        assert r.status_code == status, r.text
+        err = r.json()["error"]
+        assert err["code"] == "invalid" and err["message"], err
+        assert err.get("field") == field, err
 
-    refused({"game": "chess"})
-    refused({"game": "quinto", "variant": "solo"})
-    refused({"game": "quinto", "options": {"target": "high"}})
-    refused({"game": "quinto", "options": {"colour": 1}})
-    refused({"game": "quinto", "seats": ["open"] * 3})
-    refused({"game": "quinto", "seats": ["open", "open", "open", {"kind": "alien"}]})
-    refused({"game": "quinto", "seats": ["open", "open", "open", "genius"]}, "bad_level")
-    refused({"game": "quinto", "join": {"seat": 0, "name": ""}}, "bad_name")
-    refused({"game": "quinto", "join": {"seat": 8, "name": "Ann"}}, "no_seat")
-    refused([1, 2])
+    refused({"game": "chess"}, "game")
+    refused({"game": "quinto", "variant": "solo"}, "variant")
+    refused({"game": "quinto", "options": {"target": "high"}}, "options")
+    refused({"game": "quinto", "options": {"colour": 1}}, "options")
+    refused({"game": "quinto", "seats": ["open"] * 3}, "seats")
+    refused(
+        {"game": "quinto", "seats": ["open", "open", "open", {"kind": "alien"}]}, "seats[3].kind"
+    )
+    refused({"game": "quinto", "seats": ["open", "open", "open", "genius"]}, "seats[3]")
+    refused({"game": "quinto", "seats": ["open", "open", "open", ["pimc"]]}, "seats[3]")
+    bot = {"kind": "bot", "level": "pimc:seconds=20"}
+    refused({"game": "quinto", "seats": ["open", "open", "open", bot]}, "seats[3].level")
+    huge = "ismcts:iterations=1000000000000"
+    refused({"game": "quinto", "seats": ["open", "open", huge, "open"]}, "seats[2]")
+    refused({"game": "quinto", "join": {"seat": 0, "name": ""}}, "join.name")
+    refused({"game": "quinto", "join": {"seat": 8, "name": "Ann"}}, "join.seat")
+    refused({"game": "quinto", "title": "x\ud800y"}, "title")
+    refused({"game": "quinto", "colour": "red"}, "colour")
+    refused([1, 2], "")
     r = client.post("/api/tables", content=b"{", headers={"content-type": "application/json"})
-    assert r.status_code == 400
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
     ok = client.post("/api/tables", json={"game": "quintus", "variant": "bidding"})
     assert ok.status_code == 201
     body = ok.json()
@@ -383,7 +403,7 @@ def test_the_server_takes_no_seed_unless_told(tmp_path: Path) -> None:
     app = create_app(Settings(db_url=f"sqlite:///{tmp_path / 's.db'}"))
     with TestClient(app) as client:
         r = client.post("/api/tables", json={"game": "quinto", "seed": 1})
-        assert r.status_code == 400
+        assert r.status_code == 422 and r.json()["error"]["field"] == "seed"
 
 
 def test_lobby_info_invites_and_unfinished_games_hold_no_cards(
@@ -400,7 +420,8 @@ def test_lobby_info_invites_and_unfinished_games_hold_no_cards(
     assert client.get(f"/api/games/{tid}/record").status_code == 409
     assert client.get(f"/api/games/{tid}/replay").status_code == 409
     assert client.get(f"/api/games/{tid}/analysis").status_code == 409
-    assert client.get(f"/api/tables/{tid}/invites").status_code == 403
+    stranger = {"cookie": f"quintet_person={new_cookie()}"}  # another browser
+    assert client.get(f"/api/tables/{tid}/invites", headers=stranger).status_code == 403
     ok = client.get(f"/api/tables/{tid}/invites", headers={"X-Seat-Token": seated.tokens[0]})
     assert ok.status_code == 200 and len(ok.json()["seats"]) == 4
     for path in ("/", f"/table/{tid}", f"/replay/{tid}", "/static/app.js"):
@@ -440,16 +461,23 @@ def test_a_finished_game_is_listed_replayed_analysed_and_downloaded(client: Test
     assert plays and any(p["cost"] is not None for p in plays)
 
 
-def test_an_external_bot_command_needs_the_operators_permission(client: TestClient) -> None:
-    from quintet.bots import _COMMANDS, allow_commands
+def test_an_external_bot_command_needs_the_operators_permission(
+    client: TestClient, tmp_path: Path
+) -> None:
+    from quintet.bots import _COMMANDS
 
     level = "cmd:sh examples/first-legal.sh"
     body = {"game": "quinto", "seats": ["open", "open", "open", level]}
     r = client.post("/api/tables", json=body)
-    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_level"
-    allow_commands("sh examples/first-legal.sh")  # what `quintet serve --bot-command` does
+    assert r.status_code == 422 and r.json()["error"]["field"] == "seats[3]"
+    # What `quintet serve --bot-command "sh examples/first-legal.sh"` does.
+    settings = Settings(
+        db_url=f"sqlite:///{tmp_path / 'cmd.db'}", bot_commands=("sh examples/first-legal.sh",)
+    )
     try:
-        r = client.post("/api/tables", json=body)
-        assert r.status_code == 201, r.text
+        with TestClient(create_app(settings)) as allowed:
+            assert level in allowed.get("/api/info").json()["levels"]
+            r = allowed.post("/api/tables", json=body)
+            assert r.status_code == 201, r.text
     finally:
         _COMMANDS.discard("sh examples/first-legal.sh")

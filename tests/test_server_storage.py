@@ -22,6 +22,7 @@ import sqlalchemy as sa
 from quintet.server import db
 from quintet.server.db import Store, schema_revision
 from quintet.server.live import Conn, Hub, Settings
+from quintet.server.messages import CreateTable
 
 PG = os.environ.get("QUINTET_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
@@ -61,8 +62,13 @@ async def _noop_close(code: int, reason: str) -> None:
     return None
 
 
-def conn_of(hub: Hub) -> Conn:
-    return Conn(_noop_send, _noop_close, hub.settings)
+def conn_of(hub: Hub, person: str | None = None) -> Conn:
+    """A connection of a person of its own (a browser's cookie), or of ``person``."""
+    return Conn(_noop_send, _noop_close, hub.settings, person or secrets.token_hex(32))
+
+
+async def create(hub: Hub, body: dict[str, Any], person: str = "creator") -> dict[str, Any]:
+    return await hub.create_table(CreateTable.model_validate(body), person)
 
 
 def sent(conn: Conn) -> list[dict[str, Any]]:
@@ -73,18 +79,25 @@ def last_state(conn: Conn) -> dict[str, Any]:
     return [m for m in sent(conn) if m["type"] == "state"][-1]
 
 
-def settings(url: str) -> Settings:
-    return Settings(db_url=url, bot_delay=0.0, allow_seed=True)
+def settings(url: str, **more: Any) -> Settings:
+    return Settings(db_url=url, bot_delay=0.0, allow_seed=True, **more)
 
 
 def test_the_schema_is_created_and_upgraded_at_start(db_url: str) -> None:
     store = Store(db_url)
     assert schema_revision(store.engine) is None
     store.migrate()
-    assert schema_revision(store.engine) == "0001"
+    assert schema_revision(store.engine) == "0002"
     store.migrate()  # an up-to-date schema is left as it is
     names = set(sa.inspect(store.engine).get_table_names())
-    assert {"quintet_tables", "quintet_seats", "quintet_actions", "quintet_analysis"} <= names
+    assert {
+        "quintet_tables",
+        "quintet_seats",
+        "quintet_actions",
+        "quintet_analysis",
+        "quintet_holders",
+        "quintet_notices",
+    } <= names
     store.close()
 
 
@@ -100,22 +113,24 @@ def test_every_action_is_stored_and_a_new_server_resumes_every_table(db_url: str
     async def first() -> tuple[dict[str, Any], dict[str, Any]]:
         hub = Hub(settings(db_url), Store(db_url))
         await hub.start()
-        quinto = await hub.create_table(
+        quinto = await create(
+            hub,
             {
                 "game": "quinto",
                 "seats": ["open", "random", "random", "random"],
                 "join": {"seat": 0, "name": "Ann"},
                 "seed": 11,
-            }
+            },
         )
-        quintus = await hub.create_table(
+        quintus = await create(
+            hub,
             {
                 "game": "quintus",
                 "variant": "bidding",
                 "seats": ["open", "open", "random", "random", "random"],
                 "seed": 12,
                 "title": "club night",
-            }
+            },
         )
         # Ann plays a few actions at the Quinto table.
         c = conn_of(hub)
@@ -216,8 +231,8 @@ def test_finished_games_are_listed_with_results_and_keep_their_analysis(db_url: 
     async def main() -> None:
         hub = Hub(settings(db_url), Store(db_url))
         await hub.start()
-        made = await hub.create_table(
-            {"game": "quintus", "options": {"hands": 1}, "seats": ["random"] * 5, "seed": 3}
+        made = await create(
+            hub, {"game": "quintus", "options": {"hands": 1}, "seats": ["random"] * 5, "seed": 3}
         )
         t = hub.tables[made["id"]]
         await _until(lambda: t.status == "finished")
@@ -238,3 +253,130 @@ def test_finished_games_are_listed_with_results_and_keep_their_analysis(db_url: 
         await hub2.stop()
 
     asyncio.run(main())
+
+
+# ------------------------------------------------- people, levels, migrations
+
+
+def test_a_person_who_held_a_seat_is_refused_another_after_a_restart(db_url: str) -> None:
+    ann = secrets.token_hex(32)
+
+    async def first() -> str:
+        hub = Hub(settings(db_url), Store(db_url))
+        await hub.start()
+        made = await create(
+            hub, {"game": "quinto", "seats": ["open", "open", "random", "random"], "seed": 4}
+        )
+        c = conn_of(hub, ann)
+        await hub.handle(c, json.dumps({"type": "hello", "table": made["id"]}))
+        await hub.handle(c, json.dumps({"type": "join", "seat": 0, "name": "Ann"}))
+        await hub.handle(c, json.dumps({"type": "leave"}))
+        await hub.stop()
+        return str(made["id"])
+
+    tid = asyncio.run(first())
+
+    async def second() -> None:
+        hub = Hub(settings(db_url), Store(db_url))
+        await hub.start()
+        assert hub.tables[tid].holders == {ann: 0}
+        c = conn_of(hub, ann)
+        await hub.handle(c, json.dumps({"type": "hello", "table": tid}))
+        await hub.handle(c, json.dumps({"type": "join", "seat": 1, "name": "Ann"}))
+        errors = [m for m in sent(c) if m["type"] == "error"]
+        assert [e["code"] for e in errors] == ["already_seated"]
+        await hub.stop()
+
+    asyncio.run(second())
+
+
+def test_stored_bot_levels_that_are_not_offered_resume_as_offered_ones(db_url: str) -> None:
+    async def first() -> str:
+        hub = Hub(settings(db_url), Store(db_url))
+        await hub.start()
+        made = await create(hub, {"game": "quinto", "seats": ["open", "random", "random", "open"]})
+        tid = str(made["id"])
+
+        def old_levels(conn: Any) -> None:  # what an older server stored
+            db.update_seat(conn, tid, 1, level="pimc:seconds=20")
+            db.update_seat(conn, tid, 2, level="genius:iterations=1000000000000")
+
+        await hub.store.write(old_levels)
+        await hub.stop()
+        return tid
+
+    tid = asyncio.run(first())
+
+    async def second() -> None:
+        hub = Hub(settings(db_url), Store(db_url))
+        await hub.start()
+        levels = [s.level for s in hub.tables[tid].seats]
+        assert levels == [None, "pimc", "heuristic", None]
+        row = await hub.store.read(lambda conn: db.load_table(conn, tid))
+        assert row is not None and [s.level for s in row.seats] == levels
+        await hub.stop()
+
+    asyncio.run(second())
+
+
+def test_an_abandoned_table_is_not_resumed_and_keeps_its_record(db_url: str) -> None:
+    async def main() -> None:
+        hub = Hub(settings(db_url, abandon_after=60.0), Store(db_url))
+        await hub.start()
+        made = await create(hub, {"game": "quinto", "seats": ["random"] * 4, "seed": 9})
+        t = hub.tables[made["id"]]
+        await _until(lambda: len(t.table.state.history()) >= 3 if t.table.state else False)
+        import time
+
+        assert await hub.sweep(time.time() + 61) == [made["id"]]
+        assert t.status == "abandoned"
+        n = len(t.table.state.history())
+        await hub.stop()
+        hub2 = Hub(settings(db_url), Store(db_url))
+        await hub2.start()
+        assert made["id"] not in hub2.tables
+        again = await hub2.get_table(made["id"])
+        assert again is not None and again.status == "abandoned"
+        assert len(again.table.state.history()) == n
+        assert again.result["complete"] is False
+        await hub2.stop()
+
+    asyncio.run(main())
+
+
+def test_the_migration_to_0002_keeps_every_stored_table(db_url: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    store = Store(db_url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(db.__file__).with_name("migrations")))
+    with store.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+    t = db.now()
+    with store.engine.begin() as conn:  # a table as the first schema stored it
+        conn.execute(
+            sa.text(
+                "INSERT INTO quintet_tables (id, game, variant, options, seed, public, title,"
+                " status, hands_dealt, created_at, updated_at) VALUES ('old', 'quinto',"
+                " 'partnership', '{}', 7, false, 'kept', 'playing', 1, :t, :t)"
+            ),
+            {"t": t},
+        )
+        for s in range(4):
+            conn.execute(
+                sa.text(
+                    "INSERT INTO quintet_seats (table_id, seat, kind, level, name, invite)"
+                    " VALUES ('old', :s, 'bot', 'random', 'random bot', :i)"
+                ),
+                {"s": s, "i": f"inv{s}"},
+            )
+    store.migrate()
+    assert schema_revision(store.engine) == "0002"
+    row = store.run_sync(lambda conn: db.load_table(conn, "old"))
+    assert row is not None and row.title == "kept" and not row.public
+    assert row.view_key and len(row.view_key) >= 16
+    assert [s.invite for s in row.seats] == ["inv0", "inv1", "inv2", "inv3"]
+    assert row.holders == {} and row.notices == []
+    store.close()

@@ -2,41 +2,90 @@
 
 ``create_app(settings)`` returns a FastAPI app; ``quintet serve`` runs it with uvicorn.
 Nothing the HTTP API returns holds a card of a table still in play: records, replays
-and analyses are only given for finished tables.
+and analyses are only given for tables that are over. A private table is answered
+only to its players, its creator and holders of one of its links; to anyone else it
+does not exist (404). Every body is a declared model (:mod:`quintet.server.messages`);
+:class:`~quintet.server.security.Guard` sets the person cookie, checks origins and
+content types, and adds the security headers.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from quintet.record import dumps as record_dumps
 from quintet.server import db, replay
-from quintet.server.db import Store
-from quintet.server.live import Conn, Hub, Settings
-from quintet.server.protocol import (
-    MAX_MESSAGE,
-    PROTOCOL_VERSION,
-    ProtocolError,
-    error,
-)
+from quintet.server.conn import Conn
+from quintet.server.db import CLOSED, Store
+from quintet.server.live import FieldError, Hub, LiveTable
+from quintet.server.messages import CreateTable, describe
+from quintet.server.protocol import MAX_MESSAGE, PROTOCOL_VERSION, error
+from quintet.server.security import CSP, Guard, origin_allowed, person_of_scope
+from quintet.server.settings import Settings
+from quintet.server.workers import PoolBusy
 
 log = logging.getLogger("quintet.server")
 
 STATIC = Path(str(resources.files("quintet.server") / "static"))
+_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error(status: int, code: str, message: str, field: str | None = None) -> JSONResponse:
+    body: dict[str, Any] = {"code": code, "message": message}
+    if field is not None:
+        body["field"] = field
+    return JSONResponse({"error": body}, status_code=status)
+
+
+def _not_found() -> JSONResponse:
+    return _error(404, "no_table", "no table has this id")
+
+
+def _code(value: str | None) -> str | None:
+    """Return a link code from a query or header if it is well formed, else None."""
+    return value if value is not None and _CODE.fullmatch(value) else None
+
+
+def hub_of(request: Request) -> Hub:
+    """Return the app's hub (a FastAPI dependency)."""
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+HubDep = Annotated[Hub, Depends(hub_of)]
+
+
+def _docs_page() -> tuple[str, str]:
+    """Return the OpenAPI page and its CSP: its one inline script allowed by hash."""
+    html = get_swagger_ui_html(openapi_url="/api/openapi.json", title="quintet API").body
+    text = bytes(html).decode()
+    hashes = []
+    for script in re.findall(r"<script>(.*?)</script>", text, re.S):
+        digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+        hashes.append(f"'sha256-{digest}'")
+    cdn = "https://cdn.jsdelivr.net"
+    csp = (
+        f"default-src 'self'; script-src 'self' {cdn} {' '.join(hashes)}; "
+        f"style-src 'self' {cdn}; img-src 'self' data: https://fastapi.tiangolo.com; "
+        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+    )
+    return text, csp
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -44,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     if not settings.db_url:
         settings.db_url = db.default_db_url()
+    settings.check()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -60,13 +110,50 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="quintet",
         version=str(PROTOCOL_VERSION),
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url=None,
+        redoc_url=None,
         openapi_url="/api/openapi.json",
     )
+    docs_html, docs_csp = _docs_page()
+    app.add_middleware(Guard, settings=settings, csp={"/api/docs": docs_csp})
 
-    def hub_of(request: Request | WebSocket) -> Hub:
-        hub: Hub = request.app.state.hub
-        return hub
+    @app.exception_handler(RequestValidationError)
+    async def invalid_body(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errs = list(exc.errors())
+        if errs and errs[0].get("type") == "json_invalid":
+            return _error(400, "bad_json", "the body is not JSON")
+        field, message = describe(errs, skip=1)
+        return _error(422, "invalid", message, field)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {400: "bad_request", 404: "not_found", 405: "bad_method"}.get(
+            exc.status_code, "http_error"
+        )
+        return JSONResponse(
+            {"error": {"code": code, "message": str(exc.detail)}},
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )
+
+    def person(request: Request) -> str:
+        p = person_of_scope(request.scope)
+        assert p is not None  # the Guard gives every HTTP request a person
+        return p
+
+    async def visible(request: Request, hub: Hub, table_id: str) -> LiveTable | None:
+        """Return the table if this request may see it (else, as for no table, None)."""
+        t = await hub.get_table(table_id)
+        if t is None:
+            return None
+        q = request.query_params
+        ok = t.can_view(
+            person_of_scope(request.scope),
+            key=_code(q.get("key")),
+            invite=_code(q.get("invite")),
+            token=_code(request.headers.get("x-seat-token")),
+        )
+        return t if ok else None
 
     # ------------------------------------------------------------------ pages
 
@@ -82,15 +169,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def replay_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "replay.html")
 
+    @app.get("/api/docs", include_in_schema=False)
+    async def docs_page() -> HTMLResponse:
+        return HTMLResponse(docs_html)
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # -------------------------------------------------------------------- API
 
     @app.get("/api/info")
-    async def info() -> dict[str, Any]:
-        """The server's protocol version, games, variants, options and bot levels."""
-        from quintet.bots import levels
-
+    async def info(hub: HubDep) -> dict[str, Any]:
+        """The server's protocol version, games, variants, options, bot levels and limits."""
         return {
             "protocol": PROTOCOL_VERSION,
             "max_message": MAX_MESSAGE,
@@ -112,71 +201,78 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     "options": {"hands": 5},
                 },
             },
-            "levels": levels(),
+            "levels": list(hub.levels),
             "bot_delay": settings.bot_delay,
+            "bot_seconds": settings.bot_seconds,
+            "lobby_limit": settings.lobby_limit,
         }
 
     @app.get("/api/tables")
-    async def lobby(request: Request) -> dict[str, Any]:
-        """The lobby: public tables not finished, newest first."""
-        return {"tables": hub_of(request).lobby()}
+    async def lobby(
+        hub: HubDep,
+        limit: Annotated[int, Query(ge=1, le=200)] = settings.lobby_limit,
+        offset: Annotated[int, Query(ge=0)] = 0,
+    ) -> dict[str, Any]:
+        """A page of the lobby: public tables in play, newest first, and their number."""
+        return hub.lobby(min(limit, settings.lobby_limit), offset)
 
     @app.post("/api/tables", status_code=201)
-    async def create(request: Request) -> Response:
+    async def create(body: CreateTable, request: Request, hub: HubDep) -> Response:
         """Create a table; returns its id, its links and each seat's invite."""
+        client = request.client.host if request.client is not None else None
         try:
-            body = await request.json()
-        except ValueError:
-            return _error(400, "bad_json", "the body is not JSON")
-        if not isinstance(body, dict):
-            return _error(400, "bad_message", "the body is a JSON object")
-        try:
-            out = await hub_of(request).create_table(body)
-        except ProtocolError as e:
-            return _error(400, e.code, e.message)
+            out = await hub.create_table(body, person(request), client)
+        except FieldError as e:
+            resp = _error(e.status, e.code, e.message, e.field or None)
+            if e.status == 429:
+                resp.headers["retry-after"] = "60"
+            return resp
         return JSONResponse(out, status_code=201)
 
     @app.get("/api/tables/{table_id}")
-    async def table_info(table_id: str, request: Request) -> Response:
+    async def table_info(table_id: str, request: Request, hub: HubDep) -> Response:
         """A table's configuration, seats and status (no cards)."""
-        t = await hub_of(request).get_table(table_id)
+        t = await visible(request, hub, table_id)
         if t is None:
-            return _error(404, "no_table", "no table has this id")
+            return _not_found()
         return JSONResponse(t.lobby_json() | {"seq": t.seq, "result": t.result})
 
     @app.get("/api/tables/{table_id}/invites")
-    async def invites(table_id: str, request: Request) -> Response:
-        """Each seat's invite link, for a player of the table (header X-Seat-Token)."""
-        from quintet.server.live import hash_token
+    async def invites(table_id: str, request: Request, hub: HubDep) -> Response:
+        """Each seat's invite link, for a player or the creator of the table.
 
-        t = await hub_of(request).get_table(table_id)
+        A player is known by the browser's person cookie or a seat token (header
+        ``X-Seat-Token``).
+        """
+        t = await visible(request, hub, table_id)
         if t is None:
-            return _error(404, "no_table", "no table has this id")
-        token = request.headers.get("x-seat-token", "")
-        h = hash_token(token)
-        if not token or not any(s.token_hash == h for s in t.seats):
-            return _error(403, "bad_token", "no seat of this table has this token")
+            return _not_found()
+        token = _code(request.headers.get("x-seat-token"))
+        if not t.is_player(person_of_scope(request.scope), token):
+            return _error(403, "bad_token", "only the table's players see its invites")
         return JSONResponse(
             {
                 "seats": [
-                    {
-                        "seat": s.seat,
-                        "kind": s.kind,
-                        "url": f"/table/{t.id}?seat={s.seat}&invite={s.invite}",
-                    }
+                    {"seat": s.seat, "kind": s.kind, "url": t.seat_url(s)}
                     for s in t.seats
                     if s.kind != "dummy"
                 ],
-                "spectate": f"/table/{t.id}",
+                "spectate": t.spectate_url(),
             }
         )
 
     @app.get("/api/games")
-    async def finished(request: Request, limit: int = 50, offset: int = 0) -> dict[str, Any]:
-        """Finished games with their results, newest first."""
-        limit = max(1, min(limit, 200))
-        offset = max(0, offset)
-        rows = await hub_of(request).store.read(lambda conn: db.list_finished(conn, limit, offset))
+    async def finished(
+        hub: HubDep,
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+        offset: Annotated[int, Query(ge=0)] = 0,
+    ) -> dict[str, Any]:
+        """Public games that are over (finished or abandoned), newest first."""
+
+        def read(conn: Any) -> tuple[list[db.TableRow], int]:
+            return db.list_finished(conn, limit, offset), db.count_finished(conn)
+
+        rows, total = await hub.store.read(read)
         return {
             "games": [
                 {
@@ -185,6 +281,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     "game": r.game,
                     "variant": r.variant,
                     "options": r.options,
+                    "status": r.status,
                     "finished_at": r.finished_at.isoformat() if r.finished_at else None,
                     "result": r.result,
                     "players": [
@@ -195,21 +292,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     "replay": f"/replay/{r.id}",
                 }
                 for r in rows
-            ]
+            ],
+            "total": total,
+            "offset": offset,
+            "limit": limit,
         }
 
-    async def finished_table(request: Request, table_id: str) -> Any:
-        t = await hub_of(request).get_table(table_id)
+    async def over_table(request: Request, hub: Hub, table_id: str) -> LiveTable | Response:
+        t = await visible(request, hub, table_id)
         if t is None:
-            return _error(404, "no_table", "no table has this id")
-        if t.status != "finished":
+            return _not_found()
+        if t.status not in CLOSED:
             return _error(409, "not_finished", "the game is still being played")
         return t
 
     @app.get("/api/games/{table_id}/record")
-    async def record(table_id: str, request: Request) -> Response:
-        """The finished game's record (record-format.md), as a download."""
-        t = await finished_table(request, table_id)
+    async def record(table_id: str, request: Request, hub: HubDep) -> Response:
+        """The record (record-format.md) of a game that is over, as a download."""
+        t = await over_table(request, hub, table_id)
         if isinstance(t, Response):
             return t
         return Response(
@@ -219,58 +319,79 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     @app.get("/api/games/{table_id}/replay")
-    async def replay_data(table_id: str, request: Request) -> Response:
-        """Every step of a finished game with all hands shown (and the analysis if done)."""
-        t = await finished_table(request, table_id)
+    async def replay_data(table_id: str, request: Request, hub: HubDep) -> Response:
+        """Every step of a game that is over, all hands shown (and the analysis if done)."""
+        t = await over_table(request, hub, table_id)
         if isinstance(t, Response):
             return t
-        hub = hub_of(request)
         rec = t.record()
         data = await asyncio.to_thread(replay.replay_steps, rec)
         analysis = await hub.store.read(lambda conn: db.load_analysis(conn, table_id))
         return JSONResponse(
-            {"config": t.config_json(), "players": t.seats_json(), **data, "analysis": analysis}
+            {
+                "config": t.config_json(),
+                "players": t.seats_json(),
+                "status": t.status,
+                **data,
+                "analysis": analysis,
+            }
         )
 
-    running: dict[str, asyncio.Task[None]] = {}
-
-    @app.post("/api/games/{table_id}/analysis")
-    @app.get("/api/games/{table_id}/analysis")
-    async def analysis(table_id: str, request: Request) -> Response:
-        """The double-dummy analysis of each card (started on first request: 202 until done)."""
-        t = await finished_table(request, table_id)
+    async def analysis(table_id: str, request: Request, hub: Hub) -> Response:
+        t = await over_table(request, hub, table_id)
         if isinstance(t, Response):
             return t
-        hub = hub_of(request)
         stored = await hub.store.read(lambda conn: db.load_analysis(conn, table_id))
         if stored is not None:
             return JSONResponse({"status": "done", "analysis": stored})
-        if table_id not in running:
-            rec = t.record()
+        if table_id not in hub.analyses:
+            if len(hub.analyses) >= settings.analysis_queue:
+                return _error(503, "busy", "the server is analysing other games: try later")
+            rec_json = t.record().to_json()
 
             async def work() -> None:
                 try:
-                    data = await replay.analyze(rec)
+                    res = await hub.analysis_pool.run(
+                        f"analysis:{table_id}", replay.analyze_json, rec_json
+                    )
+                    data = res.value
                     await hub.store.write(lambda conn: db.store_analysis(conn, table_id, data))
+                except PoolBusy:
+                    log.warning("analysis of %s refused: too many waiting", table_id)
+                except asyncio.CancelledError:
+                    raise
                 except Exception:
                     log.exception("analysis of %s failed", table_id)
                 finally:
-                    running.pop(table_id, None)
+                    hub.analyses.pop(table_id, None)
 
-            running[table_id] = asyncio.create_task(work())
+            hub.analyses[table_id] = asyncio.create_task(work())
         return JSONResponse({"status": "running"}, status_code=202)
+
+    @app.post("/api/games/{table_id}/analysis")
+    async def start_analysis(table_id: str, request: Request, hub: HubDep) -> Response:
+        """Start (or read) the double-dummy analysis of each card: 202 until done."""
+        return await analysis(table_id, request, hub)
+
+    @app.get("/api/games/{table_id}/analysis")
+    async def read_analysis(table_id: str, request: Request, hub: HubDep) -> Response:
+        """The double-dummy analysis of each card (started on first request: 202 until done)."""
+        return await analysis(table_id, request, hub)
 
     # -------------------------------------------------------------- websocket
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
+        if not origin_allowed(ws.scope, settings):
+            await ws.close(1008, "origin not allowed")
+            return
         await ws.accept()
-        hub = hub_of(ws)
+        hub: Hub = ws.app.state.hub
 
         async def close(code: int, reason: str) -> None:
             await ws.close(code, reason)
 
-        conn = Conn(ws.send_text, close, settings)
+        conn = Conn(ws.send_text, close, settings, person_of_scope(ws.scope))
         sender = asyncio.create_task(conn.sender())
         try:
             while True:
@@ -338,3 +459,6 @@ def run(
         # Messages are small: compressing each costs more CPU than it saves on a LAN.
         ws_per_message_deflate=False,
     )
+
+
+__all__ = ["CSP", "create_app", "run"]

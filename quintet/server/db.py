@@ -21,7 +21,7 @@ import logging
 import queue
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -51,6 +51,9 @@ tables_t = sa.Table(
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("result", sa.JSON, nullable=True),
+    # Migration 0002: what a private table's link carries, and who created the table.
+    sa.Column("view_key", sa.String(32), nullable=True),
+    sa.Column("creator", sa.String(64), nullable=True),
     sa.Index("ix_quintet_tables_status", "status"),
 )
 
@@ -69,6 +72,44 @@ seats_t = sa.Table(
     sa.Column("name", sa.String(40), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("invite", sa.String(32), nullable=False),
+    sa.Column("person", sa.String(64), nullable=True),  # 0002: who holds the seat now
+)
+
+# Every person who has held a seat of a table, and which: one seat per person per table
+# (the primary key), so nobody can ever have seen two seats' hands of one match.
+holders_t = sa.Table(
+    "quintet_holders",
+    metadata,
+    sa.Column(
+        "table_id",
+        sa.String(32),
+        sa.ForeignKey("quintet_tables.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("person", sa.String(64), primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# What the public log says of the seats beside the engine's events: a person taking over
+# a seat mid-hand, a bot put in, a bot that failed. ``actions`` is the hand's action count
+# when it happened, which places it in the log.
+notices_t = sa.Table(
+    "quintet_notices",
+    metadata,
+    sa.Column(
+        "table_id",
+        sa.String(32),
+        sa.ForeignKey("quintet_tables.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("n", sa.Integer, primary_key=True),
+    sa.Column("hand", sa.Integer, nullable=False),
+    sa.Column("actions", sa.Integer, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("text", sa.String(200), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
 )
 
 actions_t = sa.Table(
@@ -158,7 +199,10 @@ def schema_revision(engine: Engine) -> str | None:
 
 @dataclass
 class SeatRow:
-    """A seat as stored: ``kind`` is open, person, bot or dummy."""
+    """A seat as stored: ``kind`` is open, person, bot or dummy.
+
+    ``person`` is the holder's person id (:func:`quintet.server.security.person_id`).
+    """
 
     seat: int
     kind: str
@@ -166,6 +210,18 @@ class SeatRow:
     name: str | None
     token_hash: str | None
     invite: str
+    person: str | None = None
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A line of the public log beside the engine's events (see :data:`notices_t`)."""
+
+    hand: int
+    actions: int
+    seat: int | None
+    kind: str
+    text: str
 
 
 @dataclass
@@ -187,6 +243,11 @@ class TableRow:
     result: Any
     seats: list[SeatRow]
     actions: list[tuple[int, int, int]]  # (hand, seat, action) in order
+    view_key: str | None = None
+    creator: str | None = None
+    holders: dict[str, int] = field(default_factory=dict)  # person -> seat
+    notices: list[Notice] = field(default_factory=list)
+    last_active: datetime | None = None  # the last action, or the last change of the row
 
 
 def insert_table(conn: Connection, row: TableRow) -> None:
@@ -206,6 +267,8 @@ def insert_table(conn: Connection, row: TableRow) -> None:
             hands_dealt=row.hands_dealt,
             created_at=t,
             updated_at=t,
+            view_key=row.view_key,
+            creator=row.creator,
         )
     )
     conn.execute(
@@ -219,9 +282,37 @@ def insert_table(conn: Connection, row: TableRow) -> None:
                 "name": s.name,
                 "token_hash": s.token_hash,
                 "invite": s.invite,
+                "person": s.person,
             }
             for s in row.seats
         ],
+    )
+    for person, seat in row.holders.items():
+        insert_holder(conn, row.id, person, seat)
+
+
+def insert_holder(conn: Connection, table_id: str, person: str, seat: int) -> None:
+    """Note that ``person`` holds (or held) ``seat`` of a table.
+
+    Raises:
+        sqlalchemy.exc.IntegrityError: the person already held a seat of this table.
+    """
+    conn.execute(holders_t.insert().values(table_id=table_id, person=person, seat=seat, at=now()))
+
+
+def insert_notice(conn: Connection, table_id: str, n: int, notice: Notice) -> None:
+    """Store the table's ``n``-th notice (a line of the public log)."""
+    conn.execute(
+        notices_t.insert().values(
+            table_id=table_id,
+            n=n,
+            hand=notice.hand,
+            actions=notice.actions,
+            seat=notice.seat,
+            kind=notice.kind,
+            text=notice.text,
+            at=now(),
+        )
     )
 
 
@@ -252,6 +343,8 @@ def update_seat(conn: Connection, table_id: str, seat: int, **values: Any) -> No
 
 
 def _table_row(r: Any, seats: list[SeatRow], actions: list[tuple[int, int, int]]) -> TableRow:
+    last = getattr(r, "last_action", None)
+    updated = _utc(r.updated_at)
     return TableRow(
         id=r.id,
         game=r.game,
@@ -268,7 +361,15 @@ def _table_row(r: Any, seats: list[SeatRow], actions: list[tuple[int, int, int]]
         result=r.result,
         seats=seats,
         actions=actions,
+        view_key=r.view_key,
+        creator=r.creator,
+        last_active=updated if last is None else max(_utc(last), updated),
     )
+
+
+def _utc(t: datetime) -> datetime:
+    """Return ``t`` with its time zone (UTC when the database dropped it)."""
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
 def _seats_of(conn: Connection, ids: Sequence[str]) -> dict[str, list[SeatRow]]:
@@ -281,13 +382,43 @@ def _seats_of(conn: Connection, ids: Sequence[str]) -> dict[str, list[SeatRow]]:
         .order_by(seats_t.c.table_id, seats_t.c.seat)
     )
     for s in conn.execute(q):
-        out[s.table_id].append(SeatRow(s.seat, s.kind, s.level, s.name, s.token_hash, s.invite))
+        out[s.table_id].append(
+            SeatRow(s.seat, s.kind, s.level, s.name, s.token_hash, s.invite, s.person)
+        )
     return out
+
+
+def _extras(conn: Connection, rows: list[TableRow]) -> list[TableRow]:
+    """Fill in the holders and notices of ``rows``."""
+    by_id = {r.id: r for r in rows}
+    if not by_id:
+        return rows
+    ids = list(by_id)
+    q = sa.select(holders_t).where(holders_t.c.table_id.in_(ids))
+    for h in conn.execute(q):
+        by_id[h.table_id].holders[h.person] = h.seat
+    q2 = (
+        sa.select(notices_t)
+        .where(notices_t.c.table_id.in_(ids))
+        .order_by(notices_t.c.table_id, notices_t.c.n)
+    )
+    for n in conn.execute(q2):
+        by_id[n.table_id].notices.append(Notice(n.hand, n.actions, n.seat, n.kind, n.text))
+    return rows
+
+
+_LAST_ACTION = (
+    sa.select(sa.func.max(actions_t.c.at))
+    .where(actions_t.c.table_id == tables_t.c.id)
+    .correlate(tables_t)
+    .scalar_subquery()
+    .label("last_action")
+)
 
 
 def load_table(conn: Connection, table_id: str, with_actions: bool = True) -> TableRow | None:
     """Return a stored table (with its actions), or None."""
-    r = conn.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).first()
+    r = conn.execute(sa.select(tables_t, _LAST_ACTION).where(tables_t.c.id == table_id)).first()
     if r is None:
         return None
     actions: list[tuple[int, int, int]] = []
@@ -298,15 +429,19 @@ def load_table(conn: Connection, table_id: str, with_actions: bool = True) -> Ta
             .order_by(actions_t.c.seq)
         )
         actions = [(a.hand, a.seat, a.action) for a in conn.execute(q)]
-    return _table_row(r, _seats_of(conn, [table_id])[table_id], actions)
+    return _extras(conn, [_table_row(r, _seats_of(conn, [table_id])[table_id], actions)])[0]
+
+
+#: Statuses of tables that are over: no more actions, record and replay available.
+CLOSED: tuple[str, ...] = ("finished", "abandoned")
 
 
 def load_unfinished(conn: Connection) -> list[TableRow]:
-    """Return every table not finished, with its actions, oldest first."""
+    """Return every table still in play, with its actions, oldest first."""
     rows = list(
         conn.execute(
-            sa.select(tables_t)
-            .where(tables_t.c.status != "finished")
+            sa.select(tables_t, _LAST_ACTION)
+            .where(tables_t.c.status.not_in(CLOSED))
             .order_by(tables_t.c.created_at, tables_t.c.id)
         )
     )
@@ -317,20 +452,23 @@ def load_unfinished(conn: Connection) -> list[TableRow]:
         q = (
             sa.select(actions_t.c.table_id, actions_t.c.hand, actions_t.c.seat, actions_t.c.action)
             .join(tables_t, tables_t.c.id == actions_t.c.table_id)
-            .where(tables_t.c.status != "finished")
+            .where(tables_t.c.status.not_in(CLOSED))
             .order_by(actions_t.c.table_id, actions_t.c.seq)
         )
         for a in conn.execute(q):
             acts[a.table_id].append((a.hand, a.seat, a.action))
-    return [_table_row(r, seats[r.id], acts[r.id]) for r in rows]
+    return _extras(conn, [_table_row(r, seats[r.id], acts[r.id]) for r in rows])
 
 
 def list_finished(conn: Connection, limit: int = 100, offset: int = 0) -> list[TableRow]:
-    """Return finished tables, newest first (without their actions)."""
+    """Return the public tables that are over (finished or abandoned), newest first.
+
+    Private tables are never listed: only their players and link holders know them.
+    """
     rows = list(
         conn.execute(
             sa.select(tables_t)
-            .where(tables_t.c.status == "finished")
+            .where(tables_t.c.status.in_(CLOSED), tables_t.c.public.is_(True))
             .order_by(tables_t.c.finished_at.desc(), tables_t.c.id)
             .limit(limit)
             .offset(offset)
@@ -338,6 +476,16 @@ def list_finished(conn: Connection, limit: int = 100, offset: int = 0) -> list[T
     )
     seats = _seats_of(conn, [r.id for r in rows])
     return [_table_row(r, seats[r.id], []) for r in rows]
+
+
+def count_finished(conn: Connection) -> int:
+    """Return how many tables :func:`list_finished` can list."""
+    q = (
+        sa.select(sa.func.count())
+        .select_from(tables_t)
+        .where(tables_t.c.status.in_(CLOSED), tables_t.c.public.is_(True))
+    )
+    return int(conn.execute(q).scalar_one())
 
 
 def load_analysis(conn: Connection, table_id: str) -> Any:

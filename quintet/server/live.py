@@ -1,12 +1,19 @@
 """Tables in play: the server's authority over every table, its seats and connections.
 
-A :class:`LiveTable` holds a :class:`quintet.table.Table` (the match), its seats and the
-connections watching it. Every change goes the same way, under the table's lock:
-check it against the engine (nothing changes if it is refused), store it (the
-:class:`~quintet.server.db.Store` commits before returning), make it in memory, then
-send every connection its own ``state`` message. The :class:`Hub` keeps the tables,
-resumes the unfinished ones at start by replaying their stored actions, and runs the
-bots off the event loop.
+A :class:`LiveTable` holds a :class:`quintet.table.Table` (the match), its seats, who
+has held them, and the connections watching it. Every change goes the same way, under
+the table's lock: check it against the engine and the seating rules (nothing changes
+if it is refused), store it (the :class:`~quintet.server.db.Store` commits before
+returning), make it in memory, then send every connection its own ``state`` message.
+The :class:`Hub` keeps the tables, resumes the unfinished ones at start by replaying
+their stored actions, runs the bots off the event loop (search bots in worker
+processes shared fairly between tables, each search with a hard time limit) and closes
+abandoned tables.
+
+Seating rules (docs/server.md, "Security"): a person (the browser's cookie) holds at
+most one seat of a table in a match, ever, except the lone player's dummy; a bot's
+seat is taken by a person only with that seat's invite; a private table is seen only by
+its players, its creator and holders of one of its links.
 """
 
 from __future__ import annotations
@@ -15,14 +22,9 @@ import asyncio
 import hashlib
 import hmac
 import logging
-import random
 import secrets
 import time
-from collections import deque
-from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from collections.abc import Callable
 from typing import Any
 
 from quintet.actions import (
@@ -34,36 +36,43 @@ from quintet.actions import (
     action_to_json,
     parse_action,
 )
-from quintet.bots import BotView, make_bot
 from quintet.cards import parse_card
 from quintet.errors import InvalidActionError, InvalidOptionError, QuintetError
 from quintet.game import Observation
 from quintet.quinto import QuintoMatch
 from quintet.record import Record, record_from_match, score
 from quintet.server import db, views
-from quintet.server.db import SeatRow, Store, TableRow
+from quintet.server.botjobs import decide, warm_up
+from quintet.server.conn import Conn
+from quintet.server.db import CLOSED, Notice, SeatRow, Store, TableRow
+from quintet.server.messages import (
+    Act,
+    ClientMessage,
+    CreateTable,
+    Hello,
+    Hint,
+    Join,
+    Leave,
+    Next,
+    Ping,
+    Replace,
+    parse_message,
+    ref_of_raw,
+)
 from quintet.server.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
-    clean_name,
     dumps,
     error,
-    get_int,
-    get_str,
-    parse,
-    ref_of,
 )
+from quintet.server.security import Buckets
+from quintet.server.settings import SEARCH_LEVELS, Settings
+from quintet.server.workers import PoolBusy, PoolClosed, SearchFailed, SearchPool, SearchTimeout
 from quintet.table import Table
 
 log = logging.getLogger("quintet.server")
 
 JSON = dict[str, Any]
-SEARCH_LEVELS = ("pimc", "ismcts")
-
-
-def _aware(t: datetime) -> datetime:
-    """Return ``t`` with its time zone (UTC when the database dropped it)."""
-    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
 def hash_token(token: str) -> str:
@@ -71,143 +80,29 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-@dataclass
-class Settings:
-    """What a server is run with (``quintet serve`` options)."""
-
-    db_url: str = ""
-    bot_delay: float = 0.8
-    hint_level: str = "heuristic"
-    allow_seed: bool = False
-    echo: bool = False
-    rate: float = 50.0  # messages per second per connection (sustained)
-    burst: float = 200.0  # messages a connection may send at once
-    outbox_limit: int = 2000  # queued messages before a connection is dropped as too slow
+def same_code(given: str | None, expected: str | None) -> bool:
+    """Whether a code a client gave equals the stored one (in constant time)."""
+    if given is None or expected is None:
+        return False
+    return hmac.compare_digest(given.encode(), expected.encode())
 
 
-# ----------------------------------------------------------------------- bots
+class FieldError(Exception):
+    """A request body that fits its model but not this server: which field, and why."""
 
-
-def decide(level: str, state: Any, seat: int, seed: str, kind: str) -> Action | None:
-    """Return a bot's action (``kind`` act) or signal (``kind`` signal) for ``seat``.
-
-    Runs on a worker thread or process: ``state`` is the caller's own copy. The bot sees
-    only a :class:`~quintet.bots.BotView` (its seat's observation).
-    """
-    bot = make_bot(level)
-    view = BotView.of(state, seat, random.Random(seed))
-    if kind == "signal":
-        return bot.signal(view)
-    return bot.act(view)
-
-
-# ---------------------------------------------------------------- connections
-
-_CLOSE = object()
-
-
-class Conn:
-    """One websocket connection: its table and seat, its outbox and what it was sent.
-
-    ``send`` never blocks: messages queue in the outbox and a sender task writes them
-    in order. The ``sent_*`` fields let each ``state`` message carry only the parts
-    (seats, log, sheet) that changed since the last one on this connection.
-    """
-
-    _ids = 0
-
-    def __init__(
-        self,
-        send_text: Callable[[str], Awaitable[None]],
-        close: Callable[[int, str], Awaitable[None]],
-        settings: Settings,
-    ) -> None:
-        Conn._ids += 1
-        self.id = Conn._ids
-        self._send_text = send_text
-        self._close = close
-        self.settings = settings
-        self.table: LiveTable | None = None
-        self.seat: int | None = None
-        self.outbox: deque[Any] = deque()
-        self.wake = asyncio.Event()
-        self.closed = False
-        self.tokens = settings.burst
-        self.refilled = time.monotonic()
-        self.reset_cursors()
-
-    def reset_cursors(self) -> None:
-        """Forget what was sent: the next state message is complete."""
-        self.sent_seats = -1
-        self.sent_sheet = -1
-        self.sent_hand = -1
-        self.sent_events = 0
-
-    def send(self, msg: JSON | str) -> None:
-        """Queue a message (a dict or ready JSON text)."""
-        if self.closed:
-            return
-        if len(self.outbox) >= self.settings.outbox_limit:
-            log.warning("connection %d is too slow: dropped", self.id)
-            self.outbox.clear()
-            self.outbox.append(_CLOSE_SLOW)
-            self.closed = True
-            self.wake.set()
-            return
-        self.outbox.append(msg if isinstance(msg, str) else dumps(msg))
-        self.wake.set()
-
-    def close(self, code: int = 1000, reason: str = "") -> None:
-        """Send what is queued, then close the websocket."""
-        if not self.closed:
-            self.outbox.append((_CLOSE, code, reason))
-            self.closed = True
-            self.wake.set()
-
-    def allow(self) -> bool:
-        """Return whether the rate limit lets one more message through."""
-        t = time.monotonic()
-        self.tokens = min(
-            self.settings.burst, self.tokens + (t - self.refilled) * self.settings.rate
-        )
-        self.refilled = t
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-    async def sender(self) -> None:
-        """Write queued messages in order until the connection closes."""
-        try:
-            await self._send_all()
-        except Exception:  # the client went away: the receive loop cleans up
-            self.closed = True
-
-    async def _send_all(self) -> None:
-        while True:
-            await self.wake.wait()
-            self.wake.clear()
-            while self.outbox:
-                item = self.outbox.popleft()
-                if isinstance(item, str):
-                    await self._send_text(item)
-                    continue
-                if item is _CLOSE_SLOW:
-                    await self._close(1008, "too slow")
-                    return
-                _, code, reason = item
-                await self._close(code, reason)
-                return
-
-
-_CLOSE_SLOW = object()
+    def __init__(self, field: str, message: str, status: int = 422, code: str = "invalid") -> None:
+        self.field = field
+        self.message = message
+        self.status = status
+        self.code = code
+        super().__init__(f"{field}: {message}")
 
 
 # ---------------------------------------------------------------------- tables
 
 
 class LiveTable:
-    """A table in memory: the match, the seats, the connections and the bots' task."""
+    """A table in memory: the match, the seats and their holders, connections, bots."""
 
     def __init__(self, hub: Hub, row: TableRow) -> None:
         self.hub = hub
@@ -220,10 +115,18 @@ class LiveTable:
         self.public = row.public
         self.title = row.title
         self.status = row.status
+        self.view_key = row.view_key
+        self.creator = row.creator
+        #: Every person who has held a seat of this table: person id -> seat.
+        self.holders: dict[str, int] = dict(row.holders)
+        self.notices: list[Notice] = list(row.notices)
         # SQLite gives back naive datetimes (UTC): make them aware like new tables' so
         # the lobby can sort resumed and new tables together.
-        self.created_at = _aware(row.created_at)
-        self.finished_at = None if row.finished_at is None else _aware(row.finished_at)
+        self.created_at = db._utc(row.created_at)
+        self.finished_at = None if row.finished_at is None else db._utc(row.finished_at)
+        active = row.last_active or self.created_at
+        #: When the table last changed (an action, a deal, a seat), on the wall clock.
+        self.last_active = db._utc(active).timestamp()
         self.result: Any = row.result
         self.seats: list[SeatRow] = sorted(row.seats, key=lambda s: s.seat)
         self.table = Table.new(
@@ -245,7 +148,9 @@ class LiveTable:
         self.changed_at = 0.0
         self.seats_version = 0
         self.bot_task: asyncio.Task[None] | None = None
+        self.creator_client: str | None = None  # the creating client's address (in memory)
         self._signal_asked: set[tuple[int, int]] = set()
+        self._bot_failed: set[tuple[int, int]] = set()
         self._cache_seq = -1
         self._obs: dict[int, Observation] = {}
         self._log: list[str] = []
@@ -285,6 +190,11 @@ class LiveTable:
         """The dummy's seat in Quinto's dummy variant."""
         return None if self.lone_seat is None else (self.lone_seat + 2) % 4
 
+    @property
+    def closed(self) -> bool:
+        """Whether the table is over: finished, or closed as abandoned."""
+        return self.status in CLOSED
+
     def controls(self, seat: int | None) -> tuple[int, ...]:
         """Return the seats the player at ``seat`` decides for."""
         if seat is None:
@@ -304,13 +214,18 @@ class LiveTable:
         return self.table.match_over()
 
     def status_name(self) -> str:
-        """``waiting``, ``playing``, ``hand_over`` or ``finished``."""
-        if self.status == "finished":
-            return "finished"
+        """``waiting``, ``playing``, ``hand_over``, ``finished`` or ``abandoned``."""
+        if self.closed:
+            return self.status
         st = self.table.state
         if st is None:
             return "waiting"
         return "hand_over" if st.is_terminal() else "playing"
+
+    def in_hand(self) -> bool:
+        """Whether a hand is being played (dealt and not over)."""
+        st = self.table.state
+        return st is not None and not st.is_terminal() and not self.closed
 
     def people(self) -> list[int]:
         """Return the seats held by people (connected or not)."""
@@ -320,14 +235,73 @@ class LiveTable:
         """Whether the person at ``seat`` has a live connection."""
         return seat in self.seat_conn
 
+    def label(self, seat: int) -> str:
+        """How ``seat`` is named to people."""
+        return views.seat_label(self.game, seat)
+
+    # --------------------------------------------------------------- access
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        """Return the seat whose token this is, or None."""
+        if not token:
+            return None
+        h = hash_token(token)
+        for s in self.seats:
+            if same_code(h, s.token_hash):
+                return s.seat
+        return None
+
+    def can_view(
+        self,
+        person: str | None,
+        key: str | None = None,
+        invite: str | None = None,
+        token: str | None = None,
+    ) -> bool:
+        """Whether a client may see this table at all.
+
+        A public table: anyone. A private one: its players (who hold or held a seat),
+        its creator, and holders of one of its links (the view key, a seat's invite, a
+        seat's token).
+        """
+        if self.public:
+            return True
+        if person is not None and (person in self.holders or person == self.creator):
+            return True
+        if same_code(key, self.view_key):
+            return True
+        if invite is not None and any(same_code(invite, s.invite) for s in self.seats):
+            return True
+        return self.seat_of_token(token) is not None
+
+    def is_player(self, person: str | None, token: str | None = None) -> bool:
+        """Whether a client holds a seat now (by its person or a seat token), or created it."""
+        if self.seat_of_token(token) is not None:
+            return True
+        if person is None:
+            return False
+        return person == self.creator or any(s.person == person for s in self.seats)
+
+    def spectate_url(self) -> str:
+        """The link to watch (a private table's carries its view key)."""
+        if self.public or self.view_key is None:
+            return f"/table/{self.id}"
+        return f"/table/{self.id}?key={self.view_key}"
+
+    def seat_url(self, s: SeatRow) -> str:
+        """The invite link of a seat."""
+        return f"/table/{self.id}?seat={s.seat}&invite={s.invite}"
+
+    # ----------------------------------------------------------------- JSON
+
     def seats_json(self) -> list[JSON]:
-        """Return the seats as the protocol shows them (never a token or invite)."""
+        """Return the seats as the protocol shows them (never a token, invite or person)."""
         out = []
         for s in self.seats:
             out.append(
                 {
                     "seat": s.seat,
-                    "label": views.seat_label(self.game, s.seat),
+                    "label": self.label(s.seat),
                     "kind": s.kind,
                     "name": s.name,
                     "level": s.level,
@@ -397,12 +371,14 @@ class LiveTable:
         """Return the hand's public events and last trick, encoded.
 
         Most actions add one event (the action itself): it is appended; when a trick,
-        a meld or the hand ends, the log is rebuilt from the engine's events.
+        a meld or the hand ends, the log is rebuilt from the engine's events and the
+        table's notices (a seat taken over mid-hand, a bot that failed).
         """
         number = len(self.table.match.hands) - 1
         if self._log_key != (number, self.seq):
             events, last = views.public_log(self.table.state)
-            self._log = [dumps(e) for e in events]
+            notices = [n for n in self.notices if n.hand == number]
+            self._log = [dumps(e) for e in merge_notices(events, notices)]
             self._last_trick = dumps(last)
             self._log_key = (number, self.seq)
         return self._log, self._last_trick
@@ -416,7 +392,7 @@ class LiveTable:
             and not after.is_terminal()
             and a not in (MELD_COURT, MELD_STRAIGHT)
         ):
-            label = views.seat_label(self.game, seat)
+            label = self.label(seat)
             ev = {
                 "kind": "action",
                 "seat": seat,
@@ -506,7 +482,7 @@ class LiveTable:
         if conn.sent_sheet != self.sheet_version:
             conn.sent_sheet = self.sheet_version
             parts.append(',"sheet":' + self._encoded("sheet", lambda: self._sheet))
-        if self.status == "finished":
+        if self.closed:
             parts.append(',"result":' + dumps(self.result))
         parts.append("}")
         return "".join(parts)
@@ -555,8 +531,12 @@ class LiveTable:
         }
 
     def record(self) -> Record:
-        """Return the match as a record (all cards: only for finished tables)."""
+        """Return the match as a record (all cards: only for tables that are over)."""
         return record_from_match(self.table.match, self._record_extra())
+
+    def touch(self) -> None:
+        """Note that the table changed now (abandoned tables are those long untouched)."""
+        self.last_active = time.time()
 
     async def commit_action(self, seat: int, a: Action) -> None:
         """Store a checked action, then make it and broadcast (the lock is held)."""
@@ -588,6 +568,7 @@ class LiveTable:
         self.seq += 1
         self._log_action(state, new, seat, a)
         self.changed_at = time.monotonic()
+        self.touch()
         log.debug("table %s hand %d seat %d: %s", self.id, hand, seat, action_str(a))
         if new.is_terminal():
             self.ready.clear()
@@ -613,6 +594,7 @@ class LiveTable:
         self.seq += 1
         self.ready.clear()
         self.changed_at = time.monotonic()
+        self.touch()
         log.info("table %s: hand %d dealt", self.id, k)
         self.broadcast()
         self.wake.set()
@@ -625,42 +607,100 @@ class LiveTable:
     def ready_for_next(self) -> bool:
         """Whether the next hand should be dealt: every connected person said ``next``."""
         st = self.table.state
-        if st is None or not st.is_terminal() or self.match_over():
+        if st is None or not st.is_terminal() or self.match_over() or self.closed:
             return False
         present = [s for s in self.people() if self.connected(s)]
         return bool(present) and all(s in self.ready for s in present)
 
-    async def save_seat(self, seat: SeatRow) -> None:
-        """Store one seat's row."""
+    def notice(self, seat: int | None, kind: str, text: str) -> Notice | None:
+        """Return a notice for the public log if a hand is being played, else None."""
+        if not self.in_hand():
+            return None
+        st = self.table.state
+        return Notice(len(self.table.match.hands) - 1, len(st.history()), seat, kind, text)
+
+    async def save_seat(
+        self, seat: SeatRow, holder: str | None = None, notice: Notice | None = None
+    ) -> None:
+        """Store one seat's row (with its new holder and a notice), then keep it here.
+
+        ``holder`` is a person taking the seat for the first time at this table.
+        """
         table_id = self.id
         values = {
             "kind": seat.kind,
             "level": seat.level,
             "name": seat.name,
             "token_hash": seat.token_hash,
+            "person": seat.person,
         }
+        n = len(self.notices)
 
         def job(conn: Any) -> None:
             db.update_seat(conn, table_id, seat.seat, **values)
+            if holder is not None:
+                db.insert_holder(conn, table_id, holder, seat.seat)
+            if notice is not None:
+                db.insert_notice(conn, table_id, n, notice)
 
         await self.hub.store.write(job)
+        self.seats[seat.seat] = seat
+        if holder is not None:
+            self.holders[holder] = seat.seat
+        if notice is not None:
+            self._add_notice(notice)
+        self.touch()
+
+    def _add_notice(self, notice: Notice) -> None:
+        self.notices.append(notice)
+        self._log_key = None  # the log is rebuilt with it
+
+    async def post_notice(self, seat: int | None, kind: str, text: str) -> None:
+        """Store a notice and put it in the public log (if a hand is being played)."""
+        notice = self.notice(seat, kind, text)
+        if notice is None:
+            return
+        table_id = self.id
+        n = len(self.notices)
+        await self.hub.store.write(lambda conn: db.insert_notice(conn, table_id, n, notice))
+        self._add_notice(notice)
+        self.broadcast()
+
+    async def abandon(self) -> None:
+        """Close the table: nobody plays it (the lock is held). Its record is kept."""
+        result = score(self.record())
+        finished = db.now()
+        table_id = self.id
+
+        def job(conn: Any) -> None:
+            db.update_table(conn, table_id, status="abandoned", result=result, finished_at=finished)
+
+        await self.hub.store.write(job)
+        self.status = "abandoned"
+        self.result = result
+        self.finished_at = finished
+        self.stop_bots()
+        log.info("table %s closed: abandoned", self.id)
+        self.broadcast()
 
     # ------------------------------------------------------------------ bots
 
     def start_bots(self) -> None:
         """Start the task that lets bots act (and deals for tables of bots only)."""
-        if self.bot_task is None and self.status != "finished":
+        if self.bot_task is None and not self.closed:
             self.bot_task = asyncio.create_task(self._bot_loop(), name=f"bots-{self.id}")
             self.wake.set()
 
     def stop_bots(self) -> None:
-        """Cancel the bots' task."""
+        """Cancel the bots' task (and their searches still waiting for a worker)."""
         if self.bot_task is not None:
-            self.bot_task.cancel()
+            if self.bot_task is not asyncio.current_task():
+                self.bot_task.cancel()
             self.bot_task = None
+        self.hub.search_pool.cancel_owner(self.id)
 
     async def _bot_loop(self) -> None:
-        while self.status != "finished":
+        while not self.closed:
             await self.wake.wait()
             self.wake.clear()
             try:
@@ -682,8 +722,25 @@ class LiveTable:
         if left > 0:
             await asyncio.sleep(left)
 
+    async def _decide(self, level: str, seat: int, seed: str, kind: str) -> Action | None:
+        """Return a bot's decision; a bot that fails is replaced by the heuristic, said."""
+        st = self.table.state
+        a, failure = await self.hub.run_bot(self.id, level, st.clone(), seat, seed, kind)
+        if failure is not None:
+            hand = len(self.table.match.hands) - 1
+            log.warning("table %s seat %d: %s bot %s", self.id, seat, level, failure)
+            if (hand, seat) not in self._bot_failed:
+                self._bot_failed.add((hand, seat))
+                await self.post_notice(
+                    seat,
+                    "bot",
+                    f"{self.label(seat)}'s {level} bot {failure}: the heuristic decides "
+                    "for it this time",
+                )
+        return a
+
     async def _bot_steps(self) -> None:
-        while self.status != "finished":
+        while not self.closed:
             st = self.table.state
             if st is None:
                 return
@@ -693,7 +750,7 @@ class LiveTable:
                     return
                 await self._pause(2.0)
                 async with self.lock:
-                    if self.seq == seq0 and not self.people():
+                    if self.seq == seq0 and not self.people() and not self.closed:
                         await self.deal()
                 continue
             job: tuple[int, Action] | None = None
@@ -706,7 +763,7 @@ class LiveTable:
                     continue
                 self._signal_asked.add((seq0, seat))
                 seed = f"{self.seed}:bot:{hand}:{n}:{seat}:signal"
-                sig = await self.hub.run_bot(level, st.clone(), seat, seed, "signal")
+                sig = await self._decide(level, seat, seed, "signal")
                 if sig is not None:
                     job = (seat, sig)
                     break
@@ -715,12 +772,14 @@ class LiveTable:
                 if level is None:
                     return
                 seed = f"{self.seed}:bot:{hand}:{n}:{turn}:act"
-                a = await self.hub.run_bot(level, st.clone(), turn, seed, "act")
-                assert a is not None
+                a = await self._decide(level, turn, seed, "act")
+                if a is None:
+                    log.error("table %s: no bot could decide for seat %d", self.id, turn)
+                    return
                 job = (turn, a)
             await self._pause()
             async with self.lock:
-                if self.seq != seq0 or self._bot_level(job[0]) is None:
+                if self.seq != seq0 or self._bot_level(job[0]) is None or self.closed:
                     continue
                 state = self.table.state
                 if job[1] not in state.legal_actions(job[0]):  # pragma: no cover - a bot bug
@@ -731,18 +790,73 @@ class LiveTable:
                 self._signal_asked = {k for k in self._signal_asked if k[0] >= self.seq}
 
 
+def merge_notices(events: list[JSON], notices: list[Notice]) -> list[JSON]:
+    """Return a hand's public events with its notices, each after the actions before it.
+
+    A notice made when ``k`` actions of the hand had been taken comes after everything
+    the ``k``-th action brought (its trick, its meld) and before the next action.
+
+    >>> ev = [{"kind": "action"}, {"kind": "trick"}, {"kind": "action"}]
+    >>> [e["kind"] for e in merge_notices(ev, [Notice(0, 1, 2, "seat", "Ann takes over")])]
+    ['action', 'trick', 'notice', 'action']
+    """
+    if not notices:
+        return events
+    out: list[JSON] = []
+    pending = sorted(notices, key=lambda n: n.actions)
+    done = 0
+    for e in events:
+        if e["kind"] == "action":
+            while pending and pending[0].actions <= done:
+                out.append(_notice_json(pending.pop(0)))
+            done += 1
+        out.append(e)
+    out.extend(_notice_json(n) for n in pending)
+    return out
+
+
+def _notice_json(n: Notice) -> JSON:
+    return {"kind": "notice", "about": n.kind, "seat": n.seat, "text": n.text}
+
+
 # ------------------------------------------------------------------------- hub
 
 
 class Hub:
-    """Every table the server knows in memory, and the message handlers."""
+    """Every table the server knows in memory, the bots' workers and the handlers."""
 
     def __init__(self, settings: Settings, store: Store) -> None:
+        settings.check()
         self.settings = settings
         self.store = store
         self.tables: dict[str, LiveTable] = {}
-        self._search_pool: Executor | None = None
+        #: The bot levels offered: name -> the bot it makes (never a client's text).
+        self.levels = settings.offered_levels()
+        self.search_pool = SearchPool(
+            workers=settings.search_workers,
+            hard_limit=settings.search_limit,
+            initializer=warm_up,
+            name="search",
+        )
+        self.analysis_pool = SearchPool(
+            workers=1,
+            hard_limit=settings.analysis_limit,
+            max_queued=settings.analysis_queue,
+            name="analysis",
+        )
+        self.analyses: dict[str, asyncio.Task[None]] = {}
+        per_minute = 60.0
+        self.create_buckets = Buckets(settings.create_rate / per_minute, settings.create_burst)
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        self._handlers: dict[type, Callable[[Conn, LiveTable, Any], Any]] = {
+            Join: self.on_join,
+            Leave: self.on_leave,
+            Replace: self.on_replace,
+            Act: self.on_act,
+            Next: self.on_next,
+            Hint: self.on_hint,
+        }
 
     # ------------------------------------------------------------- lifetime
 
@@ -761,116 +875,216 @@ class Hub:
             except (QuintetError, ValueError):
                 log.exception("table %s does not replay: left out", row.id)
                 continue
+            await self._offered_levels_only(t)
             self.tables[t.id] = t
             t.start_bots()
         log.info("resumed %d tables", len(self.tables))
+        self._sweeper = asyncio.create_task(self._sweep(), name="quintet-sweeper")
+
+    async def _offered_levels_only(self, t: LiveTable) -> None:
+        """Give a stored bot seat whose level is not offered here the nearest offered one.
+
+        Tables stored by an older server, or under other settings, may name levels with
+        parameters (``pimc:seconds=20``): a stored level never decides what is computed.
+        """
+        for s in t.seats:
+            if s.kind != "bot" or s.level in self.levels:
+                continue
+            base = (s.level or "").split(":")[0]
+            level = base if base in self.levels else "heuristic"
+            log.warning(
+                "table %s seat %d: bot level %r is not offered: %s instead",
+                t.id,
+                s.seat,
+                s.level,
+                level,
+            )
+            new = SeatRow(s.seat, "bot", level, f"{level} bot", None, s.invite)
+            await t.save_seat(new)
 
     async def stop(self) -> None:
-        """Stop the bots, close the connections and the store."""
+        """Stop the bots and their workers, close the connections and the store."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for t in self.tables.values():
             t.stop_bots()
             for c in list(t.conns):
                 c.close(1012, "server restarting")
         await asyncio.sleep(0.05)
-        if self._search_pool is not None:
-            self._search_pool.shutdown(wait=False, cancel_futures=True)
+        await asyncio.gather(self.search_pool.close(), self.analysis_pool.close())
+        for task in list(self.analyses.values()):
+            task.cancel()
         await asyncio.to_thread(self.store.close)
 
-    async def run_bot(self, level: str, state: Any, seat: int, seed: str, kind: str) -> Any:
-        """Run a bot's decision on a worker thread (search bots: a worker process)."""
-        loop = asyncio.get_running_loop()
-        if level.split(":")[0] in SEARCH_LEVELS:
-            if self._search_pool is None:
-                import multiprocessing
+    async def _sweep(self) -> None:
+        """Close, now and then, the tables nobody plays."""
+        while True:
+            await asyncio.sleep(self.settings.sweep_every)
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("closing abandoned tables failed")
 
-                self._search_pool = ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn")
-                )
-            return await loop.run_in_executor(
-                self._search_pool, decide, level, state, seat, seed, kind
-            )
-        return await loop.run_in_executor(None, decide, level, state, seat, seed, kind)
+    async def sweep(self, now: float | None = None) -> list[str]:
+        """Close every table with no person connected and untouched for too long.
+
+        Returns the ids closed.
+        """
+        t_now = time.time() if now is None else now
+        closed = []
+        for t in list(self.tables.values()):
+            if t.closed or t.seat_conn or t_now - t.last_active < self.settings.abandon_after:
+                continue
+            async with t.lock:
+                if t.closed or t.seat_conn:
+                    continue
+                await t.abandon()
+            closed.append(t.id)
+            if not t.conns:
+                self.tables.pop(t.id, None)
+        return closed
+
+    # ------------------------------------------------------------------ bots
+
+    async def run_bot(
+        self, owner: str, level: str, state: Any, seat: int, seed: str, kind: str
+    ) -> tuple[Action | None, str | None]:
+        """Return a bot's decision and, if the level's bot failed, why.
+
+        Search levels run in the worker processes, shared fairly between tables
+        (``owner``) and cut off at the hard time limit; the others on a thread. A bot
+        that fails, or runs past the limit, is replaced by the heuristic for this
+        decision.
+        """
+        spec = self.levels.get(level, "heuristic")
+        loop = asyncio.get_running_loop()
+        failure: str | None = None
+        try:
+            if spec.split(":")[0] in SEARCH_LEVELS:
+                res = await self.search_pool.run(owner, decide, spec, state, seat, seed, kind)
+                a: Action | None = res.value
+            else:
+                a = await loop.run_in_executor(None, decide, spec, state, seat, seed, kind)
+            if a is None and kind == "act":
+                failure = "gave no action"
+            else:
+                return a, None
+        except SearchTimeout:
+            failure = f"took longer than {self.settings.search_limit:g} s"
+        except (SearchFailed, PoolBusy) as e:
+            failure = f"failed ({type(e).__name__})"
+        except PoolClosed:
+            raise asyncio.CancelledError from None
+        except Exception as e:
+            log.exception("bot %s failed", level)
+            failure = f"failed ({type(e).__name__})"
+        a = await loop.run_in_executor(None, decide, "heuristic", state, seat, seed, kind)
+        return a, failure
 
     # -------------------------------------------------------------- tables
 
-    async def create_table(self, body: JSON) -> JSON:
-        """Create a table from a request body; return its id, links and invites.
+    def check_level(self, level: str, field: str) -> str:
+        """Return ``level`` if this server offers it.
 
         Raises:
-            ProtocolError: bad_message, no_seat, bad_level, bad_name or bad_version
-                with what is wrong.
+            FieldError: naming ``field`` and the offered levels.
         """
-        game = body.get("game", "quinto")
-        variant = body.get("variant")
-        options = body.get("options") or {}
-        if not isinstance(game, str) or (variant is not None and not isinstance(variant, str)):
-            raise ProtocolError("bad_message", "game and variant are strings")
-        if not isinstance(options, dict):
-            raise ProtocolError("bad_message", "options is an object")
-        lone = body.get("lone_seat")
-        if lone is not None and (isinstance(lone, bool) or not isinstance(lone, int)):
-            raise ProtocolError("bad_message", "lone_seat is an integer")
+        if level not in self.levels:
+            offered = ", ".join(self.levels)
+            raise FieldError(field, f"no bot level {level[:64]!r} here (offered: {offered})")
+        return level
+
+    def in_play(self) -> list[LiveTable]:
+        """Return the tables in memory that are not over."""
+        return [t for t in self.tables.values() if not t.closed]
+
+    async def create_table(self, body: CreateTable, person: str, client: str | None = None) -> JSON:
+        """Create a table from a checked request body; return its id, links and invites.
+
+        ``person`` (the creator) may see it even if it is private; with ``join`` they
+        hold that seat.
+
+        Raises:
+            FieldError: a field that does not fit this server (a bot level it does not
+                offer, a seat the game does not have, options the rules refuse, a seed)
+                or a limit reached (status 429 or 503).
+        """
+        settings = self.settings
+        live = self.in_play()
+        if len(live) >= settings.max_tables:
+            raise FieldError("", "the server has as many tables as it can hold", 503, "busy")
+        game = body.game
+        lone = body.lone_seat
         n = 5 if game == "quintus" else 4
-        if game == "quinto" and variant == "dummy" and lone is None:
+        if game == "quinto" and body.variant == "dummy" and lone is None:
             lone = 0
-        seed = body.get("seed")
-        if seed is not None and (
-            not self.settings.allow_seed or isinstance(seed, bool) or not isinstance(seed, int)
-        ):
-            raise ProtocolError("bad_message", "this server does not take a seed")
-        if seed is None:
-            seed = secrets.randbits(62)
-        public = body.get("public", True)
-        title = body.get("title") or ""
-        if not isinstance(public, bool) or not isinstance(title, str) or len(title) > 80:
-            raise ProtocolError("bad_message", "public is true or false; title up to 80 chars")
+        if body.seed is not None and not settings.allow_seed:
+            raise FieldError("seed", "this server does not take a seed")
+        seed = secrets.randbits(62) if body.seed is None else body.seed
         try:
             probe = Table.new(
                 game,
-                variant,
+                body.variant,
                 seats=[None] * n,
                 seed=seed,
-                options=options,
+                options=dict(body.options),
                 lone_seat=lone,
                 deal=False,
             )
         except (InvalidOptionError, ValueError) as e:
-            raise ProtocolError("bad_message", str(e)) from None
+            text = str(e)
+            field = "variant" if "variant" in text else "lone_seat" if "lone" in text else "options"
+            raise FieldError(field, text) from None
         variant = probe.variant
-        dummy = (
-            (lone + 2) % 4 if game == "quinto" and variant == "dummy" and lone is not None else None
-        )
-        seats_in = body.get("seats")
-        if seats_in is None:
-            seats_in = [{"kind": "open"}] + [{"kind": "bot", "level": "heuristic"}] * (n - 1)
-        if not isinstance(seats_in, list) or len(seats_in) != n:
-            raise ProtocolError("bad_message", f"seats lists the {n} seats")
+        dummy = (lone + 2) % 4 if variant == "dummy" and lone is not None else None
+        seats_in: list[Any] = list(body.seats) if body.seats is not None else []
+        if body.seats is None:
+            seats_in = ["open"] + ["heuristic"] * (n - 1)
+        if len(seats_in) != n:
+            raise FieldError("seats", f"list the {n} seats of {game}, not {len(seats_in)}")
         seats: list[SeatRow] = []
         for i, s in enumerate(seats_in):
-            if isinstance(s, str):
-                s = {"kind": "open"} if s == "open" else {"kind": "bot", "level": s}
-            if not isinstance(s, dict) or s.get("kind") not in ("open", "bot"):
-                raise ProtocolError("bad_message", f"seat {i} must be open or a bot")
             invite = secrets.token_urlsafe(12)
+            if isinstance(s, str):
+                kind, level = ("open", None) if s == "open" else ("bot", s)
+                where = f"seats[{i}]"
+            else:
+                kind, level = s.kind, s.level
+                where = f"seats[{i}].level"
             if i == dummy:
                 seats.append(SeatRow(i, "dummy", None, "dummy", None, invite))
-            elif s["kind"] == "bot":
-                level = s.get("level") or "heuristic"
-                check_level(level)
+            elif kind == "bot":
+                level = self.check_level(level or "heuristic", where)
                 seats.append(SeatRow(i, "bot", level, f"{level} bot", None, invite))
             else:
                 seats.append(SeatRow(i, "open", None, None, None, invite))
-        join = body.get("join")
         token = None
-        if join is not None:
-            if not isinstance(join, dict):
-                raise ProtocolError("bad_message", "join is {seat, name}")
-            js = get_int(join, "seat")
-            name = clean_name(get_str(join, "name") or "")
-            if js is None or not 0 <= js < n or seats[js].kind == "dummy":
-                raise ProtocolError("no_seat")
+        holders: dict[str, int] = {}
+        if body.join is not None:
+            js = body.join.seat
+            if not 0 <= js < n or seats[js].kind == "dummy":
+                raise FieldError("join.seat", f"seat {js} cannot be taken")
             token = secrets.token_urlsafe(24)
-            seats[js] = SeatRow(js, "person", None, name, hash_token(token), seats[js].invite)
+            seats[js] = SeatRow(
+                js, "person", None, body.join.name, hash_token(token), seats[js].invite, person
+            )
+            holders[person] = js
+        # Checked last, so that a refused body costs no token.
+        mine = sum(
+            1 for t in live if t.creator == person or (client and t.creator_client == client)
+        )
+        if mine >= settings.max_tables_per_client:
+            raise FieldError(
+                "", f"you have {mine} tables in play: finish some first", 429, "too_many_tables"
+            )
+        for key in (f"person:{person}", f"client:{client}" if client else None):
+            wait = 0.0 if key is None else self.create_buckets.take(key)
+            if wait > 0:
+                raise FieldError(
+                    "", f"too many new tables: try again in {wait:.0f} s", 429, "rate_limited"
+                )
         table_id = secrets.token_urlsafe(9)
         row = TableRow(
             id=table_id,
@@ -879,8 +1093,8 @@ class Hub:
             options=probe.match.rules.options(),
             lone_seat=lone if variant == "dummy" else None,
             seed=seed,
-            public=public,
-            title=title.strip(),
+            public=body.public,
+            title=body.title.strip(),
             status="waiting",
             hands_dealt=0,
             created_at=db.now(),
@@ -888,9 +1102,13 @@ class Hub:
             result=None,
             seats=seats,
             actions=[],
+            view_key=secrets.token_urlsafe(12),
+            creator=person,
+            holders=holders,
         )
         await self.store.write(lambda conn: db.insert_table(conn, row))
         t = LiveTable(self, row)
+        t.creator_client = client
         self.tables[t.id] = t
         log.info("table %s created: %s %s", t.id, game, variant)
         async with t.lock:
@@ -899,26 +1117,26 @@ class Hub:
         out: JSON = {
             "id": t.id,
             "url": f"/table/{t.id}",
-            "spectate": f"/table/{t.id}",
+            "spectate": t.spectate_url(),
             "seats": [
                 {
                     "seat": s.seat,
                     "kind": s.kind,
-                    "invite": s.invite if s.kind not in ("dummy",) else None,
-                    "url": f"/table/{t.id}?seat={s.seat}&invite={s.invite}"
-                    if s.kind != "dummy"
-                    else None,
+                    "invite": s.invite if s.kind != "dummy" else None,
+                    "url": t.seat_url(s) if s.kind != "dummy" else None,
                 }
                 for s in seats
             ],
         }
+        if not t.public:
+            out["url"] = t.spectate_url()
         if token is not None:
             out["token"] = token
-            out["seat"] = join["seat"] if isinstance(join, dict) else None
+            out["seat"] = body.join.seat if body.join is not None else None
         return out
 
     async def get_table(self, table_id: str) -> LiveTable | None:
-        """Return a table by id, loading a finished one from storage to show it."""
+        """Return a table by id, loading one that is over from storage to show it."""
         t = self.tables.get(table_id)
         if t is not None:
             return t
@@ -944,37 +1162,42 @@ class Hub:
         finally:
             del self._loading[table_id]
 
-    def lobby(self) -> list[JSON]:
-        """Return the public tables not finished, newest first."""
-        rows = [t for t in self.tables.values() if t.public and t.status != "finished"]
+    def lobby(self, limit: int, offset: int = 0) -> JSON:
+        """Return a page of the public tables in play, newest first, and their number."""
+        rows = [t for t in self.tables.values() if t.public and not t.closed]
         rows.sort(key=lambda t: t.created_at, reverse=True)
-        return [t.lobby_json() for t in rows]
+        page = rows[offset : offset + limit]
+        return {
+            "tables": [t.lobby_json() for t in page],
+            "total": len(rows),
+            "offset": offset,
+            "limit": limit,
+        }
 
     # ------------------------------------------------------------ messages
 
     async def handle(self, conn: Conn, text: str) -> None:
         """Answer one client message; errors go to this connection only."""
-        msg: Any = None
+        msg: ClientMessage | None = None
         try:
             if not conn.allow():
                 raise ProtocolError("rate_limited")
-            msg = parse(text)
-            kind = msg["type"]
-            if kind == "ping":
-                conn.send({"type": "pong", "ref": ref_of(msg), "t": msg.get("t")})
-            elif kind == "hello":
+            msg = parse_message(text)
+            if isinstance(msg, Ping):
+                conn.send({"type": "pong", "ref": msg.id, "t": msg.t})
+            elif isinstance(msg, Hello):
                 await self.on_hello(conn, msg)
             else:
                 t = conn.table
                 if t is None:
                     raise ProtocolError("not_joined")
-                handler = getattr(self, f"on_{kind}")
-                await handler(conn, t, msg)
+                await self._handlers[type(msg)](conn, t, msg)
         except ProtocolError as e:
-            conn.send(error(e.code, e.message, ref_of(msg)))
+            ref = msg.id if msg is not None else ref_of_raw(text)
+            conn.send(error(e.code, e.message, ref))
         except Exception:
             log.exception("connection %d: message failed", conn.id)
-            conn.send(error("server_error", None, ref_of(msg)))
+            conn.send(error("server_error", None, None if msg is None else msg.id))
 
     def detach(self, conn: Conn) -> None:
         """Take a connection off its table."""
@@ -989,7 +1212,7 @@ class Hub:
             del t.seat_conn[seat]
             t.ready.discard(seat)
             t.seats_changed()
-        if t.status == "finished" and not t.conns:
+        if t.closed and not t.conns:
             t.stop_bots()
             self.tables.pop(t.id, None)
 
@@ -998,31 +1221,49 @@ class Hub:
         conn.closed = True
         self.detach(conn)
 
-    async def on_hello(self, conn: Conn, msg: JSON) -> None:
+    def _hold(self, t: LiveTable, person: str | None, seat: int) -> str | None:
+        """Check that ``person`` may hold ``seat``; return them if it is their first seat.
+
+        Raises:
+            ProtocolError: no_person (no cookie) or already_seated (they held another).
+        """
+        if person is None:
+            raise ProtocolError("no_person")
+        held = t.holders.get(person)
+        if held is not None and held != seat:
+            raise ProtocolError(
+                "already_seated",
+                f"you have played {t.label(held)} at this table: one person plays one seat",
+            )
+        return person if held is None else None
+
+    async def on_hello(self, conn: Conn, msg: Hello) -> None:
         """``hello``: watch a table, or take back a seat with its token."""
-        v = get_int(msg, "v", required=False)
-        if v is not None and v != PROTOCOL_VERSION:
+        if msg.v is not None and msg.v != PROTOCOL_VERSION:
             raise ProtocolError(
                 "bad_version", f"this server speaks protocol version {PROTOCOL_VERSION}"
             )
-        table_id = get_str(msg, "table", limit=64)
-        token = get_str(msg, "token", required=False, limit=128)
-        assert table_id is not None
-        t = await self.get_table(table_id)
-        if t is None:
-            raise ProtocolError("no_table", f"no table has the id {table_id[:40]!r}")
+        t = await self.get_table(msg.table)
+        if t is None or not t.can_view(conn.person, msg.key, msg.invite, msg.token):
+            # A private table answers as if it did not exist.
+            raise ProtocolError("no_table", f"no table has the id {msg.table[:40]!r}")
         seat = None
-        if token is not None:
-            h = hash_token(token)
-            for s in t.seats:
-                if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
-                    seat = s.seat
-                    break
+        if msg.token is not None:
+            seat = t.seat_of_token(msg.token)
             if seat is None:
                 raise ProtocolError("bad_token")
         self.detach(conn)
         async with t.lock:
             if seat is not None:
+                if t.seats[seat].kind != "person":  # the seat changed hands meanwhile
+                    raise ProtocolError("bad_token")
+                first = self._hold(t, conn.person, seat)
+                row = t.seats[seat]
+                if first is not None or row.person != conn.person:
+                    new = SeatRow(
+                        seat, row.kind, row.level, row.name, row.token_hash, row.invite, conn.person
+                    )
+                    await t.save_seat(new, holder=first)
                 old = t.seat_conn.get(seat)
                 if old is not None and old is not conn:
                     old.send(error("taken_over", "this seat was taken over by another connection"))
@@ -1039,7 +1280,7 @@ class Hub:
                 {
                     "type": "welcome",
                     "v": PROTOCOL_VERSION,
-                    "ref": ref_of(msg),
+                    "ref": msg.id,
                     "table": t.config_json(),
                     "seat": seat,
                     "role": "spectator" if seat is None else "player",
@@ -1053,40 +1294,52 @@ class Hub:
             if t.ready_for_next():
                 await t.deal()
 
-    async def on_join(self, conn: Conn, t: LiveTable, msg: JSON) -> None:
-        """``join``: take an open seat (or a bot's) with a display name."""
-        seat = get_int(msg, "seat")
-        name = clean_name(get_str(msg, "name") or "")
-        invite = get_str(msg, "invite", required=False, limit=64)
-        assert seat is not None
+    async def on_join(self, conn: Conn, t: LiveTable, msg: Join) -> None:
+        """``join``: take an open seat (or a bot's, with its invite) with a display name."""
+        seat = msg.seat
         if conn.seat is not None:
             raise ProtocolError("already_seated", "leave your seat first")
         async with t.lock:
-            if t.status == "finished":
+            if t.closed:
                 raise ProtocolError("game_over")
             if not 0 <= seat < t.num_seats or t.seats[seat].kind == "dummy":
                 raise ProtocolError("no_seat", f"seat {seat} cannot be taken")
             row = t.seats[seat]
-            if row.kind == "person":
+            if row.kind == "person" and (row.person != conn.person or conn.person is None):
                 raise ProtocolError("seat_taken")
-            if not t.public and not (
-                invite is not None and hmac.compare_digest(invite, row.invite)
-            ):
-                raise ProtocolError("bad_invite")
+            first = self._hold(t, conn.person, seat)
+            returning = first is None  # this person held this very seat before
+            # A private table's seats, and a bot's seat anywhere, need the seat's invite.
+            need = not t.public or row.kind == "bot"
+            if need and not returning and not same_code(msg.invite, row.invite):
+                raise ProtocolError(
+                    "bad_invite",
+                    "a bot's seat is taken with its invite link" if row.kind == "bot" else None,
+                )
             token = secrets.token_urlsafe(24)
-            new = SeatRow(seat, "person", None, name, hash_token(token), row.invite)
-            await t.save_seat(new)
-            t.seats[seat] = new
+            new = SeatRow(
+                seat, "person", None, msg.name, hash_token(token), row.invite, conn.person
+            )
+            before = f"the {row.level} bot" if row.kind == "bot" else row.name
+            text = f"{msg.name} takes over {t.label(seat)}" + (f" from {before}" if before else "")
+            notice = t.notice(seat, "seat", text) if row.person != conn.person else None
+            await t.save_seat(new, holder=first, notice=notice)
+            old = t.seat_conn.get(seat)
+            if old is not None and old is not conn:
+                old.send(error("taken_over", "this seat was taken over by another connection"))
+                old.seat = None
+                old.reset_cursors()
             t.seat_conn[seat] = conn
+            t.ready.discard(seat)
             conn.seat = seat
             conn.reset_cursors()
             log.info("table %s: seat %d taken", t.id, seat)
-            conn.send({"type": "joined", "ref": ref_of(msg), "seat": seat, "token": token})
+            conn.send({"type": "joined", "ref": msg.id, "seat": seat, "token": token})
             t.seats_changed()
             await t.maybe_first_deal()
         t.wake.set()
 
-    async def on_leave(self, conn: Conn, t: LiveTable, msg: JSON) -> None:
+    async def on_leave(self, conn: Conn, t: LiveTable, msg: Leave) -> None:
         """``leave``: give up the seat (it becomes open); stay as a spectator."""
         seat = conn.seat
         if seat is None:
@@ -1094,29 +1347,30 @@ class Hub:
         async with t.lock:
             row = t.seats[seat]
             new = SeatRow(seat, "open", None, None, None, row.invite)
-            await t.save_seat(new)
-            t.seats[seat] = new
+            notice = t.notice(seat, "seat", f"{row.name} leaves {t.label(seat)}")
+            await t.save_seat(new, notice=notice)
             if t.seat_conn.get(seat) is conn:
                 del t.seat_conn[seat]
             t.ready.discard(seat)
             conn.seat = None
             conn.reset_cursors()
             log.info("table %s: seat %d left", t.id, seat)
-            conn.send({"type": "left", "ref": ref_of(msg), "seat": seat})
+            conn.send({"type": "left", "ref": msg.id, "seat": seat})
             t.seats_changed()
             if t.ready_for_next():
                 await t.deal()
 
-    async def on_replace(self, conn: Conn, t: LiveTable, msg: JSON) -> None:
+    async def on_replace(self, conn: Conn, t: LiveTable, msg: Replace) -> None:
         """``replace``: a seated player puts a bot in an open seat or an absent player's."""
         if conn.seat is None:
             raise ProtocolError("not_player")
-        seat = get_int(msg, "seat")
-        level = get_str(msg, "level", required=False, limit=64) or "heuristic"
-        assert seat is not None
-        check_level(level)
+        seat = msg.seat
+        try:
+            level = self.check_level(msg.level or "heuristic", "level")
+        except FieldError as e:
+            raise ProtocolError("bad_level", e.message) from None
         async with t.lock:
-            if t.status == "finished":
+            if t.closed:
                 raise ProtocolError("game_over")
             if not 0 <= seat < t.num_seats or t.seats[seat].kind in ("dummy", "bot"):
                 raise ProtocolError("no_seat", f"seat {seat} has no player to replace")
@@ -1124,8 +1378,8 @@ class Hub:
                 raise ProtocolError("seat_present")
             row = t.seats[seat]
             new = SeatRow(seat, "bot", level, f"{level} bot", None, row.invite)
-            await t.save_seat(new)
-            t.seats[seat] = new
+            notice = t.notice(seat, "seat", f"a {level} bot takes over {t.label(seat)}")
+            await t.save_seat(new, notice=notice)
             t.ready.discard(seat)
             log.info("table %s: seat %d given to a %s bot", t.id, seat, level)
             t.seats_changed()
@@ -1134,24 +1388,22 @@ class Hub:
                 await t.deal()
         t.wake.set()
 
-    async def on_act(self, conn: Conn, t: LiveTable, msg: JSON) -> None:
+    async def on_act(self, conn: Conn, t: LiveTable, msg: Act) -> None:
         """``act``: take an action for a seat this connection decides for."""
         if conn.seat is None:
             raise ProtocolError("not_player")
-        raw = msg.get("action")
-        expect = get_int(msg, "expect", required=False)
         async with t.lock:
             state = t.table.state
-            if t.status == "finished":
+            if t.closed:
                 raise ProtocolError("game_over")
             if state is None:
                 raise ProtocolError("not_started")
             if state.is_terminal():
                 raise ProtocolError("hand_over", "the hand is over: send next for the next hand")
-            if expect is not None and expect != t.seq:
-                raise ProtocolError("stale", f"the table is at seq {t.seq}, not {expect}")
+            if msg.expect is not None and msg.expect != t.seq:
+                raise ProtocolError("stale", f"the table is at seq {t.seq}, not {msg.expect}")
             controls = t.controls(conn.seat)
-            seat, a = parse_client_action(raw, t.num_seats, controls, state)
+            seat, a = parse_client_action(msg.action, t.num_seats, controls, state)
             if seat not in controls:
                 raise ProtocolError("not_your_seat", f"you do not decide for seat {seat}")
             try:
@@ -1165,13 +1417,13 @@ class Hub:
                 raise ProtocolError("illegal", why)
             await t.commit_action(seat, a)
 
-    async def on_next(self, conn: Conn, t: LiveTable, msg: JSON) -> None:
+    async def on_next(self, conn: Conn, t: LiveTable, msg: Next) -> None:
         """``next``: this player is ready for the next hand."""
         if conn.seat is None:
             raise ProtocolError("not_player")
         async with t.lock:
             st = t.table.state
-            if st is None or not st.is_terminal() or t.match_over():
+            if st is None or not st.is_terminal() or t.match_over() or t.closed:
                 raise ProtocolError("not_ready")
             t.ready.add(conn.seat)
             if t.ready_for_next():
@@ -1179,12 +1431,14 @@ class Hub:
             else:
                 t.broadcast()
 
-    async def on_hint(self, conn: Conn, t: LiveTable, msg: JSON) -> None:
-        """``hint``: what the hint bot would do for this player's seat."""
+    async def on_hint(self, conn: Conn, t: LiveTable, msg: Hint) -> None:
+        """``hint``: what the hint bot would do for this player's seat (one at a time)."""
         if conn.seat is None:
             raise ProtocolError("not_player")
+        if conn.hinting:
+            raise ProtocolError("busy", "a hint is being worked out for you")
         st = t.table.state
-        if st is None or st.is_terminal():
+        if st is None or st.is_terminal() or t.closed:
             raise ProtocolError("nothing_to_do")
         seq = t.seq
         turn = st.current_player()
@@ -1195,23 +1449,19 @@ class Hub:
         kind = "act" if seat == turn else "signal"
         level = self.settings.hint_level
         seed = f"{secrets.randbits(32)}:hint"
-        a = await self.run_bot(level, st.clone(), seat, seed, kind)
+        conn.hinting = True
+        try:
+            a, _ = await self.run_bot(t.id, level, st.clone(), seat, seed, kind)
+        finally:
+            conn.hinting = False
         if a is None:
             a = st.legal_actions(seat)[0] if kind == "act" else None
-        out: JSON = {"type": "hint", "ref": ref_of(msg), "seq": seq, "seat": seat, "level": level}
+        out: JSON = {"type": "hint", "ref": msg.id, "seq": seq, "seat": seat, "level": level}
         if a is None:
             out.update({"action": None, "text": "no signal"})
         else:
             out.update(views.action_text(seat, a))
         conn.send(out)
-
-
-def check_level(level: str) -> None:
-    """Raise ProtocolError(bad_level) unless ``level`` names a bot."""
-    try:
-        make_bot(level)
-    except InvalidOptionError as e:
-        raise ProtocolError("bad_level", str(e)) from None
 
 
 def parse_client_action(
@@ -1264,9 +1514,11 @@ def scrub(message: str, obs: Observation) -> str:
 
 __all__ = [
     "Conn",
+    "FieldError",
     "Hub",
     "LiveTable",
     "Settings",
     "decide",
     "hash_token",
+    "merge_notices",
 ]

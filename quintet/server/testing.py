@@ -78,6 +78,13 @@ class ServerProcess:
             str(self.bot_delay),
             "--allow-seed",
             "--echo",
+            # Tests and benchmarks create many tables from one address.
+            "--create-rate",
+            "100000",
+            "--tables-per-client",
+            "100000",
+            "--max-tables",
+            "100000",
             "--no-access-log",
             "--log-level",
             "warning",
@@ -129,13 +136,28 @@ class ServerProcess:
         self.stop()
 
 
-def create_table(base: str, body: JSON) -> JSON:
-    """POST a table and return the answer.
+def person_cookie(base: str) -> str:
+    """Return a new person cookie from the server at ``base`` (a browser's identity)."""
+    r = httpx.get(base + "/api/info", timeout=30)
+    cookie = r.cookies.get("quintet_person")
+    assert cookie, "the server sets no person cookie"
+    return str(cookie)
+
+
+def http_of(ws_url: str) -> str:
+    """Return the HTTP base URL of a websocket URL."""
+    base = ws_url.replace("wss://", "https://").replace("ws://", "http://")
+    return base.rsplit("/ws", 1)[0]
+
+
+def create_table(base: str, body: JSON, cookie: str | None = None) -> JSON:
+    """POST a table (as the person of ``cookie``, else a new one) and return the answer.
 
     Raises:
         AssertionError: the server refused it.
     """
-    r = httpx.post(base + "/api/tables", json=body, timeout=30)
+    cookies = {"quintet_person": cookie} if cookie else None
+    r = httpx.post(base + "/api/tables", json=body, timeout=30, cookies=cookies)
     assert r.status_code == 201, r.text
     out: JSON = r.json()
     return out
@@ -150,7 +172,8 @@ class SeatClient:
     """A scripted websocket client at one table (a seat, or a spectator).
 
     It keeps every message received (``messages``), the latest state and a token to
-    reconnect with. ``play()`` answers every state where it may act with a legal action
+    reconnect with. It is one person: the ``cookie`` given, or a new one from the
+    server at ``connect``. ``play()`` answers every state where it may act with a legal action
     chosen by ``choose`` and says ``next`` after each hand, until the match is over.
     """
 
@@ -163,8 +186,10 @@ class SeatClient:
         rng: random.Random | None = None,
         choose: Callable[[SeatClient, JSON], JSON | None] | None = None,
         keep: bool = True,
+        cookie: str | None = None,
     ) -> None:
         self.url = url
+        self.cookie = cookie
         self.table = table
         self.seat = seat
         self.token = token
@@ -182,8 +207,14 @@ class SeatClient:
 
     async def connect(self) -> None:
         """Open the websocket and say hello (with the seat token if any)."""
+        if self.cookie is None:
+            self.cookie = await asyncio.to_thread(person_cookie, http_of(self.url))
         self.ws = await websockets.connect(
-            self.url, max_size=2**22, open_timeout=30, compression=None
+            self.url,
+            max_size=2**22,
+            open_timeout=30,
+            compression=None,
+            additional_headers={"Cookie": f"quintet_person={self.cookie}"},
         )
         hello: JSON = {"type": "hello", "v": 1, "table": self.table}
         if self.token:

@@ -15,6 +15,7 @@ function el(tag, attrs = {}, ...kids) {
     if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
     else if (k === "text") e.textContent = v;
     else if (k === "class") e.className = v;
+    else if (k === "style") e.style.cssText = v; // CSSOM: allowed by the page's CSP
     else e.setAttribute(k, v === true ? "" : v);
   }
   for (const kid of kids.flat()) if (kid !== null && kid !== undefined && kid !== false) e.append(kid);
@@ -25,6 +26,14 @@ const SUIT_WORD = { S: "spades", C: "clubs", D: "diamonds", H: "hearts", NT: "no
 const SUIT_SYM = Cards.SUIT_SYMBOLS;
 const QUINTO_LABELS = ["North", "East", "South", "West"];
 const tokenKey = (tid) => `quintet:token:${tid}`;
+// A private table's link carries its view key (or a seat's invite): passed on to the API
+// so that a link holder sees its record and replay. Players are known by their cookie.
+function accessQuery(params) {
+  const q = new URLSearchParams();
+  for (const k of ["key", "invite"]) if (params.get(k)) q.set(k, params.get(k));
+  const text = q.toString();
+  return text ? `?${text}` : "";
+}
 const store = {
   get: (k) => { try { return localStorage.getItem(k); } catch (e) { return null; } },
   set: (k, v) => { try { localStorage.setItem(k, v); } catch (e) { /* private mode */ } },
@@ -75,6 +84,8 @@ function actionKey(a) {
     default: return a.type;
   }
 }
+// A table that is over: finished, or closed by the server as abandoned.
+function isOver(st) { return st.status === "finished" || st.status === "abandoned"; }
 function sameAction(a, b) { return a && b && a.seat === b.seat && actionKey(a) === actionKey(b); }
 
 // A game's shape from its configuration (welcome.table or replay.config).
@@ -593,9 +604,20 @@ async function lobbyPage() {
     }
   });
 
+  let lobbyOffset = 0;
+  const pager = el("nav", { class: "pager", "aria-label": "more open tables" });
+  $("#tables").after(pager);
+  function pageButtons(total, shown, limit) {
+    pager.replaceChildren();
+    if (lobbyOffset > 0) pager.append(el("button", { type: "button", id: "newer", onclick: () => { lobbyOffset = Math.max(0, lobbyOffset - limit); refresh(); } }, "← newer tables"));
+    if (total > shown) pager.append(el("span", { class: "muted small", text: ` ${lobbyOffset + 1}–${lobbyOffset + shown} of ${total} ` }));
+    if (lobbyOffset + shown < total) pager.append(el("button", { type: "button", id: "older", onclick: () => { lobbyOffset += limit; refresh(); } }, "older tables →"));
+  }
   async function refresh() {
     try {
-      const t = await (await fetch("/api/tables")).json();
+      const t = await (await fetch(`/api/tables?offset=${lobbyOffset}`)).json();
+      if (!t.tables.length && lobbyOffset > 0) { lobbyOffset = 0; return refresh(); }
+      pageButtons(t.total, t.tables.length, t.limit);
       $("#tables").replaceChildren(...(t.tables.length ? t.tables.map((x) => {
         const G = Game(x);
         const mineTok = store.get(tokenKey(x.id));
@@ -614,6 +636,7 @@ async function lobbyPage() {
       const g = await (await fetch("/api/games?limit=30")).json();
       $("#games").replaceChildren(...(g.games.length ? g.games.map((x) => el("li", { "data-game": x.id },
         el("a", { href: x.replay }, x.title || `${x.game} · ${x.variant}`),
+        x.status === "abandoned" ? el("span", { class: "tag", text: "abandoned" }) : null,
         el("span", { class: "meta" }, ` — ${x.finished_at ? new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(x.finished_at) ? x.finished_at : x.finished_at + "Z").toLocaleString() : ""}`),
         el("div", { class: "meta" }, x.players.filter((p) => p.kind !== "dummy").map((p) => p.name || "open").join(", ")),
         el("div", { class: "meta result" }, resultText(x.game, x.result, x.players)),
@@ -656,7 +679,9 @@ function tablePage() {
       T.lastMsg = Date.now();
       setConn("open", "connected");
       const token = store.get(tokenKey(tid));
-      ws.send(JSON.stringify({ type: "hello", v: 1, table: tid, id: T.nextId++, ...(token ? { token } : {}) }));
+      const access = {};
+      for (const k of ["key", "invite"]) if (params.get(k)) access[k] = params.get(k);
+      ws.send(JSON.stringify({ type: "hello", v: 1, table: tid, id: T.nextId++, ...access, ...(token ? { token } : {}) }));
     };
     ws.onmessage = (ev) => { T.lastMsg = Date.now(); onMessage(JSON.parse(ev.data)); };
     ws.onclose = (ev) => {
@@ -917,7 +942,7 @@ function tablePage() {
       hinted = `${T.hint.action.seat}:${T.hint.action.card}`;
       if (!T.selected) T.selected = hinted;
     }
-    const canSit = !player && st.status !== "finished" && (T.config.public || params.get("invite") || store.get(`quintet:invites:${tid}`));
+    const canSit = !player && !isOver(st) && (T.config.public || params.get("invite") || store.get(`quintet:invites:${tid}`));
     const ctx = {
       G, seats: T.seats, hand: h, view, me, legal, status: st.status, onCard: act,
       selected: T.selected, hinted, flash: T.flash, showBottomHand: player,
@@ -949,6 +974,7 @@ function tablePage() {
       const open = T.seats.filter((s) => s.kind === "open").length;
       text = `Waiting for ${open} player${open === 1 ? "" : "s"} to sit down`;
     } else if (st.status === "finished") text = "The match is over";
+    else if (st.status === "abandoned") text = "This table was closed: nobody played it for a long time";
     else if (st.status === "hand_over") text = "The hand is over";
     else if (h && h.turn !== null) {
       const controls = st.you.controls || [];
@@ -1059,7 +1085,7 @@ function tablePage() {
     $("#next").hidden = !(over && player);
     $("#next").disabled = !!ready;
     $("#summarybtn").hidden = !st.summary;
-    $("#leave").hidden = !player || st.status === "finished";
+    $("#leave").hidden = !player || isOver(st);
     $("#lastbtn").disabled = !(st.last_trick || (h && h.tricks_played));
     const ht = $("#hinttext");
     if (T.hint && T.hint.seq === st.seq) {
@@ -1125,7 +1151,7 @@ function tablePage() {
     const rows = el("div", { class: "players" });
     for (const s of T.seats) {
       const ctl = el("span", { class: "ctl" });
-      const replaceable = player && st.status !== "finished" && s.seat !== st.you.seat &&
+      const replaceable = player && !isOver(st) && s.seat !== st.you.seat &&
         (s.kind === "open" || (s.kind === "person" && !s.connected));
       if (replaceable) {
         const sel = el("select", { "aria-label": `bot level for ${G.label(s.seat)}` }, ...["heuristic", "random", "pimc", "ismcts"].map((l) => el("option", { value: l, text: l })));
@@ -1161,10 +1187,11 @@ function tablePage() {
       const body = $("#summary-body");
       body.replaceChildren(summaryNode(G, sm, T.seats, T.sheet));
       const buttons = el("div", { class: "buttons" });
-      if (st.status === "finished") {
-        $("#summary-h", body).after(finalResult(G, T.sheet, T.seats));
-        buttons.append(el("a", { class: "button", id: "record-link", href: `/api/games/${tid}/record`, download: `quintet-${tid}.json` }, "Download the record"),
-          el("a", { class: "button", href: `/replay/${tid}` }, "Replay with analysis"),
+      if (st.status === "finished" || st.status === "abandoned") {
+        if (st.status === "finished") $("#summary-h", body).after(finalResult(G, T.sheet, T.seats));
+        const q = accessQuery(params);
+        buttons.append(el("a", { class: "button", id: "record-link", href: `/api/games/${tid}/record${q}`, download: `quintet-${tid}.json` }, "Download the record"),
+          el("a", { class: "button", href: `/replay/${tid}${q}` }, "Replay with analysis"),
           el("a", { class: "button", href: "/" }, "Back to the lobby"));
       } else if (st.you.seat !== null) {
         const ready = st.ready.includes(st.you.seat);
@@ -1193,7 +1220,7 @@ function tablePage() {
     const st = T.state;
     const seat = T.joinSeat;
     const row = seat !== null && T.seats[seat];
-    const ok = st.you.seat === null && row && (row.kind === "open" || (row.kind === "bot" && inviteFor(seat))) && st.status !== "finished";
+    const ok = st.you.seat === null && row && (row.kind === "open" || (row.kind === "bot" && inviteFor(seat))) && !isOver(st);
     if (!ok) { box.hidden = true; return; }
     const wasHidden = box.hidden;
     box.hidden = false;
@@ -1212,9 +1239,10 @@ function tablePage() {
 async function replayPage() {
   fourColourToggle();
   const tid = decodeURIComponent(location.pathname.split("/").pop());
-  $("#download").href = `/api/games/${tid}/record`;
+  const q = accessQuery(new URLSearchParams(location.search));
+  $("#download").href = `/api/games/${tid}/record${q}`;
   $("#download").setAttribute("download", `quintet-${tid}.json`);
-  const r = await fetch(`/api/games/${tid}/replay`);
+  const r = await fetch(`/api/games/${tid}/replay${q}`);
   if (!r.ok) {
     let msg = "This game cannot be replayed.";
     try { msg = (await r.json()).error.message; } catch (e) { /* keep */ }
@@ -1324,7 +1352,7 @@ async function replayPage() {
   status.textContent = analysis ? "" : "The analysis is running (it solves the last tricks of each hand)…";
   while (!analysis) {
     let a;
-    try { a = await fetch(`/api/games/${tid}/analysis`, { method: "POST" }); } catch (e) { a = null; }
+    try { a = await fetch(`/api/games/${tid}/analysis${q}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }); } catch (e) { a = null; }
     if (a && a.status === 200) { analysis = (await a.json()).analysis; break; }
     if (a && a.status !== 202) { status.textContent = "The analysis failed."; return; }
     await new Promise((ok) => setTimeout(ok, 2000));

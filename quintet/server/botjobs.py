@@ -1,0 +1,34 @@
+"""What the server's worker processes run: one bot decision at a time.
+
+Kept apart from :mod:`quintet.server.live` so that a worker imports the bots and
+nothing of the web server.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from quintet.actions import Action
+from quintet.bots import BotView, make_bot
+
+
+def decide(spec: str, state: Any, seat: int, seed: str, kind: str) -> Action | None:
+    """Return a bot's action (``kind`` act) or signal (``kind`` signal) for ``seat``.
+
+    ``spec`` is the bot the server's level names (``pimc:seconds=1``), never a client's
+    text. Runs on a worker thread or process: ``state`` is the caller's own copy. The
+    bot sees only a :class:`~quintet.bots.BotView` (its seat's observation).
+    """
+    bot = make_bot(spec)
+    view = BotView.of(state, seat, random.Random(seed))
+    if kind == "signal":
+        return bot.signal(view)
+    return bot.act(view)
+
+
+def warm_up() -> None:
+    """Load the search bots (numba kernels) in a new worker, before its first decision."""
+    from quintet.bots import levels
+
+    levels()

@@ -1,0 +1,267 @@
+"""Who a browser is, where a request comes from, and the headers every answer carries.
+
+* **Person identity.** Every browser gets a random, HttpOnly, SameSite=Lax cookie
+  ``quintet_person`` from the first HTTP answer it receives; the websocket handshake
+  carries it. The server keeps only :func:`person_id` of it (a SHA-256), so the cookie
+  itself is never stored. A person holds at most one seat of a table in a match
+  (:mod:`quintet.server.live` enforces it).
+* **Origins.** A state-changing request (``POST`` and the like) must be
+  ``application/json`` and come from this site or an origin the operator allowed
+  (``--allow-origin``); the websocket refuses foreign origins the same way. Requests
+  without an ``Origin`` header (not from a browser page) are allowed: a cross-site
+  form always sends one.
+* **Headers.** A Content-Security-Policy without inline scripts, ``nosniff``, no
+  framing, no referrer (links carry invite codes).
+* **Rates.** :class:`Buckets` are token buckets per key (a client address, a person).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from http.cookies import SimpleCookie
+from typing import Any
+from urllib.parse import urlsplit
+
+from quintet.server.settings import Settings
+
+COOKIE = "quintet_person"
+_COOKIE_VALUE = re.compile(r"[A-Za-z0-9_-]{43}")
+COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
+
+#: The policy of every page: scripts and styles from this site only, nothing framed.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+_UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def new_cookie() -> str:
+    """Return a new person cookie value (256 random bits)."""
+    return secrets.token_urlsafe(32)
+
+
+def person_id(cookie: str) -> str:
+    """Return the stored form of a person cookie (SHA-256, hex)."""
+    return hashlib.sha256(b"quintet-person:" + cookie.encode()).hexdigest()
+
+
+def cookie_of(headers: Iterable[tuple[bytes, bytes]]) -> str | None:
+    """Return the well-formed ``quintet_person`` cookie among raw headers, or None."""
+    for name, value in headers:
+        if name != b"cookie":
+            continue
+        jar: SimpleCookie = SimpleCookie()
+        try:
+            jar.load(value.decode("latin-1"))
+        except Exception:  # a malformed Cookie header: no person
+            continue
+        morsel = jar.get(COOKIE)
+        if morsel is not None and _COOKIE_VALUE.fullmatch(morsel.value):
+            return morsel.value
+    return None
+
+
+def person_of_scope(scope: Scope) -> str | None:
+    """Return the person id of a request or websocket (None without a cookie)."""
+    state = scope.get("state") or {}
+    if "person" in state:
+        person: str | None = state["person"]
+        return person
+    cookie = cookie_of(scope.get("headers") or [])
+    return None if cookie is None else person_id(cookie)
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for k, v in scope.get("headers") or []:
+        if k == name:
+            return str(v.decode("latin-1"))
+    return None
+
+
+def origin_allowed(scope: Scope, settings: Settings) -> bool:
+    """Whether the request's ``Origin`` is this site, an allowed origin, or absent."""
+    origin = _header(scope, b"origin")
+    if origin is None:
+        return True
+    allowed = settings.allow_origins
+    if "*" in allowed or origin.rstrip("/") in {a.rstrip("/") for a in allowed}:
+        return True
+    host = _header(scope, b"host")
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    return (
+        parts.scheme in ("http", "https")
+        and host is not None
+        and parts.netloc.lower() == host.lower()
+    )
+
+
+def _json_error(status: int, code: str, message: str) -> tuple[int, bytes]:
+    body = {"error": {"code": code, "message": message}}
+    return status, json.dumps(body).encode()
+
+
+class Guard:
+    """ASGI middleware: the person cookie, origin and body checks, security headers.
+
+    ``csp`` maps a path prefix to its own policy (the OpenAPI page's scripts).
+    """
+
+    def __init__(self, app: ASGIApp, settings: Settings, csp: dict[str, str] | None = None) -> None:
+        self.app = app
+        self.settings = settings
+        self.csp = csp or {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "websocket":
+            scope.setdefault("state", {})["person"] = person_of_scope(scope)
+            await self.app(scope, receive, send)
+            return
+        if kind != "http":
+            await self.app(scope, receive, send)
+            return
+        cookie = cookie_of(scope.get("headers") or [])
+        fresh = cookie is None
+        if cookie is None:
+            cookie = new_cookie()
+        scope.setdefault("state", {})["person"] = person_id(cookie)
+        path: str = scope.get("path", "")
+        csp = next((v for k, v in self.csp.items() if path.startswith(k)), CSP)
+        extra = list(_HEADERS)
+        extra.append((b"content-security-policy", csp.encode()))
+        if fresh:
+            secure = "; Secure" if scope.get("scheme") == "https" else ""
+            extra.append(
+                (
+                    b"set-cookie",
+                    f"{COOKIE}={cookie}; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; "
+                    f"SameSite=Lax{secure}".encode(),
+                )
+            )
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *extra]
+            await send(message)
+
+        if scope.get("method") in _UNSAFE:
+            refused = self._refuse(scope)
+            if refused is None:
+                body, too_large = await _read_body(receive, self.settings.max_body)
+                if too_large:
+                    refused = _json_error(
+                        413, "too_large", f"the body is over {self.settings.max_body} bytes"
+                    )
+                else:
+                    receive = _replay(body)
+            if refused is not None:
+                status, payload = refused
+                await send_with_headers(
+                    {
+                        "type": "http.response.start",
+                        "status": status,
+                        "headers": [
+                            (b"content-type", b"application/json"),
+                            (b"content-length", str(len(payload)).encode()),
+                        ],
+                    }
+                )
+                await send({"type": "http.response.body", "body": payload})
+                return
+        await self.app(scope, receive, send_with_headers)
+
+    def _refuse(self, scope: Scope) -> tuple[int, bytes] | None:
+        if not origin_allowed(scope, self.settings):
+            return _json_error(403, "bad_origin", "requests from other sites are refused")
+        ctype = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            return _json_error(415, "bad_content_type", "send the body as application/json")
+        length = _header(scope, b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.settings.max_body:
+            return _json_error(413, "too_large", f"the body is over {self.settings.max_body} bytes")
+        return None
+
+
+async def _read_body(receive: Receive, limit: int) -> tuple[bytes, bool]:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return b"", True
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks), False
+
+
+def _replay(body: bytes) -> Receive:
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
+class Buckets:
+    """Token buckets by key: ``rate`` tokens a second, at most ``burst`` saved up."""
+
+    def __init__(self, rate: float, burst: float, max_keys: int = 100_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.max_keys = max_keys
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, key: str, now: float | None = None) -> float:
+        """Take a token for ``key``: return 0, or the seconds until one is there."""
+        t = time.monotonic() if now is None else now
+        tokens, last = self._buckets.get(key, (self.burst, t))
+        tokens = min(self.burst, tokens + (t - last) * self.rate)
+        if tokens < 1:
+            self._buckets[key] = (tokens, t)
+            return (1 - tokens) / self.rate
+        self._buckets[key] = (tokens - 1, t)
+        if len(self._buckets) > self.max_keys:
+            self._forget(t)
+        return 0.0
+
+    def _forget(self, t: float) -> None:
+        # A bucket that has filled up again is the same as no bucket.
+        full = [
+            k for k, (n, last) in self._buckets.items() if n + (t - last) * self.rate >= self.burst
+        ]
+        for k in full:
+            del self._buckets[k]
+        while len(self._buckets) > self.max_keys:
+            self._buckets.pop(next(iter(self._buckets)))

@@ -1,0 +1,115 @@
+"""What a server is run with: the operator's settings (``quintet serve`` options).
+
+Everything that bounds what a client can make the server do is here, set by the
+operator and never by a request: which bot levels exist and their budgets, the hard
+time limit of a search, how many tables a client may create, message rates, how long an
+abandoned table is kept open. docs/server.md ("Security") describes each.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from quintet.errors import InvalidOptionError
+
+#: The bot levels every server offers; their budgets come from :class:`Settings`.
+BASE_LEVELS = ("random", "heuristic", "pimc", "ismcts")
+#: Levels whose decisions are searches, run in the worker processes.
+SEARCH_LEVELS = ("pimc", "ismcts")
+
+_LEVEL_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+
+
+def _default_workers() -> int:
+    # One core is left to the event loop (and the database).
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+@dataclass
+class Settings:
+    """What a server is run with (``quintet serve`` options); see docs/server.md."""
+
+    db_url: str = ""
+    bot_delay: float = 0.8
+    hint_level: str = "heuristic"
+    allow_seed: bool = False
+    echo: bool = False
+    # Websocket connections.
+    rate: float = 50.0  # messages per second per connection (sustained)
+    burst: float = 200.0  # messages a connection may send at once
+    outbox_limit: int = 2000  # queued messages before a connection is dropped as too slow
+    # Bots: named levels only; the operator sets their budgets.
+    bot_seconds: float = 1.0  # the search levels' budget per decision
+    search_limit: float = 10.0  # hard limit of one search: its worker is killed after it
+    search_workers: int = field(default_factory=_default_workers)
+    levels: dict[str, str] = field(default_factory=dict)  # extra levels: name -> spec
+    bot_commands: tuple[str, ...] = ()  # external bot programs (levels cmd:COMMAND)
+    analysis_limit: float = 900.0  # hard limit of one game's analysis
+    analysis_queue: int = 20  # analyses waiting at most (then 503)
+    # HTTP.
+    allow_origins: tuple[str, ...] = ()  # other origins allowed to post and to open /ws
+    create_rate: float = 10.0  # tables a client may create per minute (sustained)
+    create_burst: float = 5.0  # tables a client may create at once
+    max_tables: int = 5000  # tables in play at once on this server
+    max_tables_per_client: int = 20  # tables in play one client (address or person) created
+    max_body: int = 16384  # bytes of an HTTP request body
+    lobby_limit: int = 50  # tables per lobby page (a client may ask for fewer)
+    # Tables nobody plays: no person connected and no action for this long.
+    abandon_after: float = 24 * 3600.0
+    sweep_every: float = 60.0
+
+    def offered_levels(self) -> dict[str, str]:
+        """Return every bot level this server offers: its name -> the bot it makes."""
+        secs = f"{self.bot_seconds:g}"
+        out = {
+            "random": "random",
+            "heuristic": "heuristic",
+            "pimc": f"pimc:seconds={secs}",
+            "ismcts": f"ismcts:seconds={secs}",
+        }
+        out.update(self.levels)
+        for command in self.bot_commands:
+            out[f"cmd:{command}"] = f"cmd:{command}"
+        return out
+
+    def check(self) -> None:
+        """Check the settings (levels name real bots, limits are positive).
+
+        Raises:
+            InvalidOptionError: naming the setting that is wrong.
+        """
+        from quintet.bots import allow_commands, make_bot
+
+        allow_commands(*self.bot_commands)
+        for name, spec in self.levels.items():
+            if not _LEVEL_NAME.fullmatch(name):
+                raise InvalidOptionError(
+                    f"bot level name {name!r}: lower-case letters, digits, - and _ (up to 32)"
+                )
+            make_bot(spec)  # raises InvalidOptionError naming the parameter
+        for name in ("bot_seconds", "search_limit", "analysis_limit", "create_rate"):
+            if not getattr(self, name) > 0:
+                raise InvalidOptionError(f"{name} must be positive")
+        if self.search_limit <= self.bot_seconds:
+            raise InvalidOptionError(
+                f"search_limit ({self.search_limit:g} s) must exceed bot_seconds "
+                f"({self.bot_seconds:g} s)"
+            )
+        if self.search_workers < 1:
+            raise InvalidOptionError("search_workers must be at least 1")
+        if self.hint_level not in self.offered_levels():
+            raise InvalidOptionError(f"hint level {self.hint_level!r} is not an offered level")
+
+
+def parse_level(text: str) -> tuple[str, str]:
+    """Return ``(name, spec)`` from a ``--bot-level NAME=SPEC`` option.
+
+    Raises:
+        InvalidOptionError: not NAME=SPEC.
+    """
+    name, sep, spec = text.partition("=")
+    if not sep or not name.strip() or not spec.strip():
+        raise InvalidOptionError(f"--bot-level {text!r}: give NAME=SPEC (strong=pimc:samples=40)")
+    return name.strip(), spec.strip()

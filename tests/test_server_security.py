@@ -1,0 +1,691 @@
+"""The server's privacy and abuse defences, each tried as an attacker would.
+
+One person (one browser: one ``quintet_person`` cookie) opens two connections and
+tries every way of seeing a second seat's hand; clients try to choose what the server
+computes; private tables try to leak; bad input tries to make a 500; a flood of tables,
+cross-site requests and abandoned tables try to fill the server. Every test here fails
+on the server as it was before these defences (issue 10). The worker processes dying
+with the server are in ``test_server_workers.py`` (the pool) and at the end of this file
+(a real ``quintet serve``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+
+from quintet.server import Settings, create_app
+from quintet.server.live import Hub
+from quintet.server.security import new_cookie
+
+JSON = dict[str, Any]
+
+
+# ------------------------------------------------------------------- helpers
+
+
+def make_client(tmp_path: Path, name: str = "s", **settings: Any) -> TestClient:
+    base: JSON = {"db_url": f"sqlite:///{tmp_path / (name + '.db')}", "bot_delay": 0.0}
+    base.setdefault("allow_seed", True)
+    return TestClient(create_app(Settings(**(base | settings))))
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with make_client(tmp_path) as c:
+        yield c
+
+
+class Person:
+    """One browser: a cookie jar of its own, any number of websocket connections."""
+
+    def __init__(self, client: TestClient, stack: ExitStack) -> None:
+        self.client = client
+        self.stack = stack
+        self.cookie = new_cookie()
+        self.headers = {"cookie": f"quintet_person={self.cookie}"}
+
+    def ws(self) -> WebSocketTestSession:
+        s: WebSocketTestSession = self.stack.enter_context(
+            self.client.websocket_connect("/ws", headers=self.headers)
+        )
+        return s
+
+    def get(self, path: str, **kw: Any) -> Any:
+        return self.client.get(path, headers=self.headers | kw.pop("headers", {}), **kw)
+
+    def post(self, path: str, body: Any) -> Any:
+        return self.client.post(path, json=body, headers=self.headers)
+
+    def create(self, **body: Any) -> JSON:
+        base: JSON = {"game": "quinto", "seed": 5}
+        r = self.post("/api/tables", base | body)
+        assert r.status_code == 201, r.text
+        out: JSON = r.json()
+        return out
+
+
+@pytest.fixture
+def people(client: TestClient) -> Iterator[Any]:
+    with ExitStack() as stack:
+        yield lambda: Person(client, stack)
+
+
+def send(ws: WebSocketTestSession, msg: JSON | str) -> None:
+    ws.send_text(msg if isinstance(msg, str) else json.dumps(msg))
+
+
+def recv(ws: WebSocketTestSession) -> JSON:
+    m: JSON = ws.receive_json()
+    return m
+
+
+def until(ws: WebSocketTestSession, kind: str) -> JSON:
+    while True:
+        m = recv(ws)
+        if m["type"] == kind:
+            return m
+        assert m["type"] != "error", m
+
+
+def answer(ws: WebSocketTestSession, msg: JSON) -> JSON:
+    """Send ``msg`` and return the first reply that is not a state update."""
+    send(ws, msg)
+    while True:
+        m = recv(ws)
+        if m["type"] != "state":
+            return m
+
+
+def drain(ws: WebSocketTestSession) -> None:
+    send(ws, {"type": "ping", "id": "drain"})
+    while recv(ws) != {"type": "pong", "ref": "drain", "t": None}:
+        pass
+
+
+def hello(ws: WebSocketTestSession, table: str, **more: Any) -> JSON:
+    send(ws, {"type": "hello", "v": 1, "table": table, **more})
+    assert recv(ws)["type"] == "welcome"
+    return until(ws, "state")
+
+
+def join(ws: WebSocketTestSession, seat: int, name: str, **more: Any) -> str:
+    m = answer(ws, {"type": "join", "seat": seat, "name": name, **more})
+    assert m["type"] == "joined", m
+    token: str = m["token"]
+    return token
+
+
+def refused(ws: WebSocketTestSession, msg: JSON, code: str) -> JSON:
+    m = answer(ws, msg)
+    assert m["type"] == "error" and m["code"] == code, m
+    return m
+
+
+def invites(p: Person, table: str, token: str | None = None) -> list[JSON]:
+    headers = {"x-seat-token": token} if token else {}
+    r = p.get(f"/api/tables/{table}/invites", headers=headers)
+    assert r.status_code == 200, r.text
+    seats: list[JSON] = r.json()["seats"]
+    return seats
+
+
+def invite_of(links: list[JSON], seat: int) -> str:
+    url = next(s["url"] for s in links if s["seat"] == seat)
+    return str(url.split("invite=")[1])
+
+
+def hands_seen(state: JSON) -> list[int]:
+    return [s for s, h in enumerate(state["hand"]["hands"]) if h is not None]
+
+
+# ---------------------------------------------- 1. one person, one seat
+
+
+def test_a_bot_seat_of_a_public_table_needs_its_invite_and_a_seated_person_gets_none(
+    people: Any,
+) -> None:
+    ann = people()
+    t = ann.create(
+        seats=["open", "heuristic", "heuristic", "heuristic"], join={"seat": 0, "name": "Ann"}
+    )
+    first = ann.ws()
+    hello(first, t["id"], token=t["token"])
+    second = ann.ws()  # a second tab: the same cookie
+    hello(second, t["id"])
+    refused(second, {"type": "join", "seat": 1, "name": "Ann2"}, "already_seated")
+    code = invite_of(invites(ann, t["id"]), 1)
+    m = refused(
+        second, {"type": "join", "seat": 1, "name": "Ann2", "invite": code}, "already_seated"
+    )
+    assert "North" in m["message"]
+    # Another person needs the seat's invite: a bot's seat is not open.
+    bea = people()
+    ws = bea.ws()
+    hello(ws, t["id"])
+    refused(ws, {"type": "join", "seat": 1, "name": "Bea"}, "bad_invite")
+    join(ws, 1, "Bea", invite=code)
+
+
+def test_an_open_seat_of_a_public_table_is_refused_to_a_seated_person(people: Any) -> None:
+    ann = people()
+    t = ann.create(
+        seats=["open", "open", "heuristic", "heuristic"], join={"seat": 0, "name": "Ann"}
+    )
+    tab = ann.ws()
+    hello(tab, t["id"])
+    refused(tab, {"type": "join", "seat": 1, "name": "Ann2"}, "already_seated")
+
+
+def test_a_private_tables_invite_does_not_give_its_player_a_second_seat(people: Any) -> None:
+    ann = people()
+    t = ann.create(
+        public=False,
+        seats=["open", "open", "heuristic", "heuristic"],
+        join={"seat": 0, "name": "Ann"},
+    )
+    links = invites(ann, t["id"], t["token"])
+    tab = ann.ws()
+    code = invite_of(links, 1)
+    hello(tab, t["id"], invite=code)
+    refused(tab, {"type": "join", "seat": 1, "name": "A", "invite": code}, "already_seated")
+    refused(
+        tab,
+        {"type": "join", "seat": 3, "name": "A", "invite": invite_of(links, 3)},
+        "already_seated",
+    )
+
+
+def test_an_opponent_cannot_take_the_lone_players_seat_and_see_the_dummy(people: Any) -> None:
+    ann = people()  # the lone player's seat is a bot; Ann plays East, an opponent
+    t = ann.create(
+        variant="dummy",
+        lone_seat=0,
+        seats=["heuristic", "open", "open", "heuristic"],
+        join={"seat": 1, "name": "Ann"},
+    )
+    code = invite_of(invites(ann, t["id"]), 0)
+    tab = ann.ws()
+    hello(tab, t["id"])
+    refused(tab, {"type": "join", "seat": 0, "name": "A", "invite": code}, "already_seated")
+
+
+def test_a_seat_given_to_a_bot_cannot_then_be_joined_by_the_player_who_gave_it(
+    people: Any,
+) -> None:
+    ann, bea, cy = people(), people(), people()
+    t = ann.create(
+        seats=["open", "open", "heuristic", "heuristic"], join={"seat": 0, "name": "Ann"}
+    )
+    a = ann.ws()
+    hello(a, t["id"], token=t["token"])
+    b = bea.ws()
+    hello(b, t["id"])
+    join(b, 1, "Bea")
+    b.close()  # Bea goes away mid-hand
+    send(a, {"type": "replace", "seat": 1, "level": "heuristic"})
+    drain(a)
+    spy = ann.ws()
+    hello(spy, t["id"])
+    code = invite_of(invites(ann, t["id"]), 1)
+    refused(spy, {"type": "join", "seat": 1, "name": "A", "invite": code}, "already_seated")
+    # Cy, another person, may take over the bot's seat; everyone is told in the log.
+    c = cy.ws()
+    hello(c, t["id"])
+    join(c, 1, "Cy", invite=code)
+    watcher = people().ws()
+    state = hello(watcher, t["id"])
+    texts = [e["text"] for e in state["log"]["events"] if e["kind"] == "notice"]
+    assert any("Cy takes over East" in x for x in texts), texts
+    assert any("bot takes over East" in x for x in texts), texts
+
+
+def test_leaving_a_seat_does_not_free_the_person_to_take_another(people: Any) -> None:
+    ann = people()
+    t = ann.create(seats=["open", "open", "heuristic", "heuristic"])
+    tab = ann.ws()
+    hello(tab, t["id"])
+    join(tab, 0, "Ann")
+    assert answer(tab, {"type": "leave"})["type"] == "left"
+    refused(tab, {"type": "join", "seat": 1, "name": "Ann"}, "already_seated")
+    join(tab, 0, "Ann")  # back to the seat she had
+
+
+def test_another_seats_token_does_not_give_a_person_a_second_seat(people: Any) -> None:
+    ann, bea = people(), people()
+    t = ann.create(
+        seats=["open", "open", "heuristic", "heuristic"], join={"seat": 0, "name": "Ann"}
+    )
+    b = bea.ws()
+    hello(b, t["id"])
+    bea_token = join(b, 1, "Bea")
+    tab = ann.ws()
+    send(tab, {"type": "hello", "table": t["id"], "token": bea_token})
+    m = recv(tab)
+    assert m["type"] == "error" and m["code"] == "already_seated", m
+
+
+def test_a_connection_without_a_person_cookie_only_watches(client: TestClient) -> None:
+    t = client.post("/api/tables", json={"game": "quinto", "seats": ["open"] * 4}).json()
+    with client.websocket_connect("/ws", headers={"cookie": ""}) as ws:
+        hello(ws, t["id"])
+        refused(ws, {"type": "join", "seat": 0, "name": "Ann"}, "no_person")
+
+
+def test_a_person_taking_over_a_seat_mid_hand_is_announced_to_everyone(people: Any) -> None:
+    ann, bea = people(), people()
+    t = ann.create(seats=["open", "open", "random", "random"], join={"seat": 0, "name": "Ann"})
+    a = ann.ws()
+    hello(a, t["id"], token=t["token"])
+    b = bea.ws()
+    hello(b, t["id"])
+    join(b, 1, "Bea")  # every seat taken: the hand is dealt
+    assert answer(b, {"type": "leave"})["type"] == "left"
+    b2 = people().ws()
+    hello(b2, t["id"])
+    join(b2, 1, "Dee")
+    spectator = people().ws()
+    state = hello(spectator, t["id"])
+    assert state["status"] == "playing"
+    notices = [e for e in state["log"]["events"] if e["kind"] == "notice"]
+    assert [n["text"] for n in notices] == ["Bea leaves East", "Dee takes over East"]
+    assert all(n["seat"] == 1 for n in notices)
+
+
+# ------------------------------------------- 2. what the server computes
+
+
+def test_only_named_bot_levels_are_offered_and_parameters_are_refused(people: Any) -> None:
+    ann = people()
+    info = ann.get("/api/info").json()
+    assert info["levels"] == ["random", "heuristic", "pimc", "ismcts"]
+    for level in ("pimc:seconds=20", "ismcts:iterations=1000000000000", "pimc:tt_bits=60"):
+        for seat in (level, {"kind": "bot", "level": level}):
+            r = ann.post("/api/tables", {"game": "quinto", "seats": ["open", seat, "open", "open"]})
+            assert r.status_code == 422, r.text
+            assert r.json()["error"]["field"].startswith("seats[1]")
+    t = ann.create(seats=["open", "open", "heuristic", "heuristic"], join={"seat": 0, "name": "A"})
+    tab = ann.ws()
+    hello(tab, t["id"], token=t["token"])
+    m = refused(tab, {"type": "replace", "seat": 1, "level": "pimc:seconds=20"}, "bad_level")
+    assert "offered" in m["message"]
+
+
+def test_the_operator_names_the_levels_and_their_budgets(tmp_path: Path) -> None:
+    with make_client(tmp_path, levels={"strong": "pimc:samples=3"}, bot_seconds=0.2) as c:
+        info = c.get("/api/info").json()
+        assert info["levels"][-1] == "strong" and info["bot_seconds"] == 0.2
+        r = c.post(
+            "/api/tables", json={"game": "quinto", "seats": ["open", "strong", "open", "open"]}
+        )
+        assert r.status_code == 201, r.text
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        assert hub.levels["pimc"] == "pimc:seconds=0.2"
+
+
+def test_a_search_past_its_hard_limit_falls_back_to_the_heuristic_and_says_so(
+    tmp_path: Path,
+) -> None:
+    # The operator's "slow" level would think 30 s; the hard limit cuts it at 1 s.
+    with make_client(
+        tmp_path,
+        levels={"slow": "pimc:seconds=30"},
+        bot_seconds=0.1,
+        search_limit=1.0,
+        search_workers=1,
+    ) as c:
+        seats = ["slow", "random", "random", "random"]
+        t = c.post("/api/tables", json={"game": "quinto", "seats": seats, "seed": 3}).json()
+        deadline = time.monotonic() + 90
+        notices: list[str] = []
+        while time.monotonic() < deadline and not notices:
+            with c.websocket_connect("/ws", headers={"cookie": ""}) as ws:
+                state = hello(ws, t["id"])
+            notices = [
+                e["text"]
+                for e in (state.get("log") or {}).get("events", [])
+                if e["kind"] == "notice"
+            ]
+            time.sleep(0.2)
+        assert notices and "North's slow bot took longer than 1 s" in notices[0], notices
+        # The table played on: the heuristic decided for North.
+        assert state["hand"]["actions"] > 0
+
+
+# ---------------------------------------------------- 4. private stays private
+
+
+class Stranger:
+    """Requests from another browser (a cookie of its own) through the same client."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.headers = {"cookie": f"quintet_person={new_cookie()}"}
+
+    def get(self, path: str, **kw: Any) -> Any:
+        return self.client.get(path, headers=self.headers, **kw)
+
+    def websocket_connect(self, path: str) -> Any:
+        return self.client.websocket_connect(path, headers=self.headers)
+
+
+def test_a_private_table_is_shown_only_to_its_players_and_link_holders(tmp_path: Path) -> None:
+    with make_client(tmp_path) as owner:
+        stranger = Stranger(owner)
+        body = {
+            "game": "quinto",
+            "options": {"target": 30},
+            "seats": ["random"] * 4,
+            "public": False,
+            "seed": 2,
+        }
+        made = owner.post("/api/tables", json=body).json()
+        tid = made["id"]
+        key = made["spectate"].split("key=")[1]
+        assert stranger.get(f"/api/tables/{tid}").status_code == 404  # in play too
+        for _ in range(600):
+            if owner.get(f"/api/tables/{tid}").json()["status"] == "finished":
+                break
+            time.sleep(0.05)
+        pub = owner.post("/api/tables", json=body | {"public": True}).json()["id"]
+        for _ in range(600):
+            if owner.get(f"/api/tables/{pub}").json()["status"] == "finished":
+                break
+            time.sleep(0.05)
+        listed = [g["id"] for g in stranger.get("/api/games").json()["games"]]
+        assert listed == [pub]
+        paths = [
+            f"/api/tables/{tid}",
+            f"/api/games/{tid}/record",
+            f"/api/games/{tid}/replay",
+            f"/api/games/{tid}/analysis",
+        ]
+        for path in paths:
+            r = stranger.get(path)
+            assert r.status_code == 404, (path, r.text)
+            assert r.json() == stranger.get(path.replace(tid, "nosuchtable")).json()
+            assert stranger.get(path + "?key=wrong").status_code == 404
+            assert stranger.get(path, params={"key": key}).status_code in (200, 202), path
+            assert owner.get(path).status_code in (200, 202), path  # its creator
+        invite = made["seats"][1]["invite"]
+        r = stranger.get(f"/api/games/{tid}/record", params={"invite": invite})
+        assert r.status_code == 200
+        with stranger.websocket_connect("/ws") as ws:
+            send(ws, {"type": "hello", "table": tid})
+            assert recv(ws)["code"] == "no_table"
+            hello(ws, tid, key=key)
+
+
+# ------------------------------------------------ 5. bad input is a 4xx
+
+
+def test_a_non_ascii_invite_is_a_bad_message_not_a_server_error(people: Any) -> None:
+    ann = people()
+    t = ann.create(public=False, seats=["open"] * 4)
+    ws = ann.ws()
+    hello(ws, t["id"])
+    refused(ws, {"type": "join", "seat": 0, "name": "Ann", "invite": "éééé"}, "bad_message")
+    send(ws, {"type": "hello", "table": t["id"], "invite": "éééé"})
+    assert recv(ws)["code"] == "bad_message"
+
+
+def test_bodies_that_crashed_the_server_are_refused_with_a_4xx(client: TestClient) -> None:
+    def post(raw: bytes) -> Any:
+        return client.post("/api/tables", content=raw, headers={"content-type": "application/json"})
+
+    r = post(json.dumps({"game": "quinto", "seats": ["open", ["pimc"], "open", "open"]}).encode())
+    assert r.status_code == 422 and r.json()["error"]["field"] == "seats[1]"
+    assert post(b"[" * 100_000).status_code == 413
+    deep = post(b"[" * 5_000)
+    assert 400 <= deep.status_code < 500, deep.text
+    r = post(b'{"game": "quinto", "title": "x\\ud800y"}')
+    assert r.status_code == 422 and r.json()["error"]["field"] == "title"
+    assert client.get("/api/tables").json()["total"] == 0
+
+
+def test_a_ping_with_a_lone_surrogate_id_gets_an_error_and_the_connection_lives(
+    client: TestClient,
+) -> None:
+    with client.websocket_connect("/ws") as ws:
+        send(ws, '{"type": "ping", "id": "\\ud800"}')
+        m = recv(ws)
+        assert m["type"] == "error" and m["code"] == "bad_message" and "ref" not in m
+        send(ws, '{"type": "ping", "id": 1, "t": "\\udfff"}')
+        assert recv(ws)["code"] == "bad_message"
+        send(ws, {"type": "ping", "id": "ok"})
+        assert recv(ws) == {"type": "pong", "ref": "ok", "t": None}
+
+
+def test_quintet_score_names_a_bid_without_its_seat_as_invalid(tmp_path: Path) -> None:
+    from quintet.record import example_text
+
+    rec = json.loads(example_text("quintus-bidding"))
+    bid = next(a for a in rec["hands"][0]["actions"] if a["type"] == "bid")
+    del bid["seat"]
+    path = tmp_path / "bid.json"
+    path.write_text(json.dumps(rec))
+    out = subprocess.run(
+        [sys.executable, "-m", "quintet.cli", "score", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2, out.stderr
+    err = json.loads(out.stdout)
+    assert err["error"] == "invalid" and "seat" in err["detail"], err
+    assert "Traceback" not in out.stderr
+
+
+# ---------------------------------------------------- 6. limits and headers
+
+
+def test_table_creation_is_rate_limited_per_client(tmp_path: Path) -> None:
+    with make_client(tmp_path, create_rate=1.0, create_burst=3) as c:
+        body = {"game": "quinto", "seats": ["open"] * 4}
+        codes = [c.post("/api/tables", json=body).status_code for _ in range(5)]
+        assert codes == [201, 201, 201, 429, 429]
+        # A new cookie is the same client (address): still limited.
+        r = c.post("/api/tables", json=body, headers={"cookie": f"quintet_person={new_cookie()}"})
+        assert r.status_code == 429 and r.headers["retry-after"]
+        assert r.json()["error"]["code"] == "rate_limited"
+        assert c.get("/api/tables").json()["total"] == 3
+
+
+def test_one_client_has_a_bounded_number_of_tables_and_the_server_too(tmp_path: Path) -> None:
+    with make_client(tmp_path, max_tables_per_client=2, max_tables=3) as c:
+        body = {"game": "quinto", "seats": ["open"] * 4}
+        codes = [c.post("/api/tables", json=body).status_code for _ in range(3)]
+        assert codes == [201, 201, 429]
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        for t in list(hub.tables.values()):
+            t.creator_client = None
+            t.creator = None
+        assert c.post("/api/tables", json=body).status_code == 201
+        r = c.post("/api/tables", json=body)
+        assert r.status_code == 503 and r.json()["error"]["code"] == "busy"
+
+
+def test_the_lobby_is_paginated(tmp_path: Path) -> None:
+    with make_client(tmp_path, lobby_limit=3) as c:
+        made = [
+            c.post("/api/tables", json={"game": "quinto", "seats": ["open"] * 4}).json()["id"]
+            for _ in range(5)
+        ]
+        first = c.get("/api/tables").json()
+        assert first["total"] == 5 and len(first["tables"]) == 3
+        assert c.get("/api/tables?limit=100").json()["limit"] == 3
+        second = c.get("/api/tables?offset=3").json()
+        ids = [t["id"] for t in first["tables"] + second["tables"]]
+        assert sorted(ids) == sorted(made) and len(set(ids)) == 5
+        assert c.get("/api/tables?limit=0").status_code == 422
+
+
+def test_state_changing_requests_must_be_json_from_this_site(tmp_path: Path) -> None:
+    body = json.dumps({"game": "quinto", "seats": ["open"] * 4})
+    with make_client(tmp_path, allow_origins=("https://friends.example",)) as c:
+        # A cross-site form can send text/plain: refused before anything runs.
+        r = c.post("/api/tables", content=body, headers={"content-type": "text/plain"})
+        assert r.status_code == 415
+        r = c.post(
+            "/api/tables",
+            content="game=quinto",
+            headers={"content-type": "application/x-www-form-urlencoded"},
+        )
+        assert r.status_code == 415
+        js = {"content-type": "application/json"}
+        r = c.post("/api/tables", content=body, headers=js | {"origin": "https://evil.example"})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "bad_origin"
+        r = c.post("/api/tables", content=body, headers=js | {"origin": "null"})
+        assert r.status_code == 403
+        assert c.get("/api/tables").json()["total"] == 0
+        for origin in ("http://testserver", "https://friends.example"):
+            r = c.post("/api/tables", content=body, headers=js | {"origin": origin})
+            assert r.status_code == 201, (origin, r.text)
+        r = c.post("/api/games/x/analysis", content="{}", headers={"content-type": "text/plain"})
+        assert r.status_code == 415
+
+
+def test_the_websocket_refuses_foreign_origins(tmp_path: Path) -> None:
+    with make_client(tmp_path, allow_origins=("https://friends.example",)) as c:
+        with (
+            pytest.raises(WebSocketDisconnect),
+            c.websocket_connect("/ws", headers={"origin": "https://evil.example"}) as ws,
+        ):
+            ws.receive_json()
+        for origin in ("http://testserver", "https://friends.example"):
+            with c.websocket_connect("/ws", headers={"origin": origin}) as ws:
+                send(ws, {"type": "ping", "id": 1})
+                assert recv(ws)["type"] == "pong"
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    t = client.post("/api/tables", json={"game": "quinto"}).json()["id"]
+    for path in ("/", f"/table/{t}", f"/replay/{t}", "/static/app.js", "/api/info", "/api/nope"):
+        r = client.get(path)
+        csp = r.headers["content-security-policy"]
+        script = next(d for d in csp.split(";") if d.strip().startswith("script-src"))
+        assert "'unsafe-inline'" not in script and "'unsafe-inline'" not in csp, csp
+        assert "frame-ancestors 'none'" in csp
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["x-frame-options"] == "DENY"
+        assert r.headers["referrer-policy"] == "no-referrer"
+    docs = client.get("/api/docs")
+    assert docs.status_code == 200 and "'sha256-" in docs.headers["content-security-policy"]
+
+
+def test_the_person_cookie_is_http_only_and_same_site(tmp_path: Path) -> None:
+    with make_client(tmp_path) as c:
+        r = c.get("/")
+        cookie = r.headers["set-cookie"]
+        assert cookie.startswith("quintet_person=")
+        assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/" in cookie
+        assert "set-cookie" not in c.get("/").headers  # kept, not renewed
+
+
+def test_abandoned_tables_are_closed_leave_the_lobby_and_keep_their_record(
+    tmp_path: Path,
+) -> None:
+    with make_client(tmp_path, abandon_after=3600.0) as c, ExitStack() as stack:
+        idle = c.post("/api/tables", json={"game": "quinto", "seats": ["open"] * 4}).json()["id"]
+        body = {"game": "quinto", "seats": ["open", "random", "random", "random"]}
+        played = c.post("/api/tables", json=body | {"join": {"seat": 0, "name": "Ann"}}).json()
+        ws = stack.enter_context(c.websocket_connect("/ws"))
+        hello(ws, played["id"], token=played["token"])  # Ann is there: not abandoned
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        assert c.portal.call(hub.sweep) == []  # type: ignore[union-attr]
+        later = time.time() + 3601
+        closed = c.portal.call(hub.sweep, later)  # type: ignore[union-attr]
+        assert closed == [idle]
+        lobby = [t["id"] for t in c.get("/api/tables").json()["tables"]]
+        assert lobby == [played["id"]]
+        assert c.get(f"/api/tables/{idle}").json()["status"] == "abandoned"
+        assert c.get(f"/api/games/{idle}/record").status_code == 200
+        games = c.get("/api/games").json()["games"]
+        assert [(g["id"], g["status"]) for g in games] == [(idle, "abandoned")]
+        with c.websocket_connect("/ws") as w2:
+            state = hello(w2, idle)
+            assert state["status"] == "abandoned"
+            refused(w2, {"type": "join", "seat": 0, "name": "Late"}, "game_over")
+
+
+# ------------------------------------- 3. the search workers die with the server
+
+
+def _children(pid: int) -> set[int]:
+    out: set[int] = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == pid:
+            out.add(int(entry))
+    for child in list(out):
+        out |= _children(child)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def _cpu(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+def test_search_workers_exit_within_two_seconds_of_the_server(tmp_path: Path, how: int) -> None:
+    from quintet.server.testing import ServerProcess, create_table
+
+    server = ServerProcess(
+        f"sqlite:///{tmp_path / 'w.db'}",
+        extra=["--bot-level", "slow=pimc:seconds=60", "--search-limit", "120"],
+        log_path=str(tmp_path / "log"),
+    )
+    with server:
+        assert server.proc is not None
+        pid = server.proc.pid
+        create_table(server.http, {"game": "quinto", "seats": ["slow", "slow", "slow", "slow"]})
+        deadline = time.monotonic() + 60
+        busy: list[int] = []
+        while time.monotonic() < deadline and not busy:
+            kids = _children(pid)
+            before = {k: _cpu(k) for k in kids}
+            time.sleep(0.5)
+            busy = [k for k in kids if _cpu(k) - before[k] > 0.2]
+        assert busy, "no worker is searching"
+        kids = _children(pid)
+        assert len(kids) >= 2  # the worker and multiprocessing's resource tracker
+        server.proc.send_signal(how)
+        server.proc.wait(10)
+        t0 = time.monotonic()
+        while any(_alive(k) for k in kids) and time.monotonic() - t0 < 2.0:
+            time.sleep(0.02)
+        left = [k for k in kids if _alive(k)]
+        for k in left:
+            os.kill(k, signal.SIGKILL)
+        assert not left, f"{len(left)} processes outlived the server by 2 s"
