@@ -400,3 +400,43 @@ def test_quintus_bidding(browser: Browser, server: ServerProcess, tabs: list[Tab
     done = play(page, hint=True, on_turn=snap)
     assert done["hints"] >= 8
     check_record(page, "quintus")
+
+
+def test_a_private_table_opens_only_through_its_link(
+    browser: Browser, server: ServerProcess, tabs: list[Tab]
+) -> None:
+    """A stranger's browser finds nothing; the spectate link (its view key) shows it all."""
+    import time
+
+    import httpx
+
+    body = {
+        "game": "quinto",
+        "options": {"target": 30},
+        "seats": ["random"] * 4,
+        "public": False,
+        "title": "private",
+    }
+    made = httpx.post(server.http + "/api/tables", json=body, timeout=30).json()
+    tid, link = made["id"], made["spectate"]
+    assert "key=" in link
+    for _ in range(600):
+        r = httpx.get(f"{server.http}/api/tables/{tid}{link[link.index('?') :]}", timeout=30)
+        if r.json()["status"] == "finished":
+            break
+        time.sleep(0.1)
+    page = open_tab(tabs, browser, server)
+    page.goto(f"{server.http}/table/{tid}")
+    page.wait_for_selector("#error:has-text('no table')")
+    page.goto(server.http + link)
+    page.wait_for_selector("#record-link")
+    href = page.locator("#record-link").get_attribute("href")
+    assert href is not None and "key=" in href
+    page.goto(f"{server.http}/replay/{tid}")
+    page.wait_for_selector("#note:has-text('no table')")
+    tab = tabs[-1]
+    assert all("404" in e for e in tab.errors), tab.errors  # the refused fetch, logged
+    tab.errors.clear()
+    page.goto(f"{server.http}/replay/{tid}{link[link.index('?') :]}")
+    page.wait_for_selector("#hand option", state="attached")
+    assert "key=" in (page.locator("#download").get_attribute("href") or "")

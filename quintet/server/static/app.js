@@ -662,6 +662,13 @@ function tablePage() {
     summaryClosed: null, joinSeat: null, invites: null, sig: {},
   };
   window.quintet = T; // for the curious (and the browser tests)
+  // The bot levels this server offers (the operator may add some): heuristic first.
+  T.levels = ["heuristic", "random", "pimc", "ismcts"];
+  fetch("/api/info").then((r) => r.json()).then((info) => {
+    T.levels = ["heuristic", ...info.levels.filter((l) => l !== "heuristic")];
+    T.sig.players = null;
+    if (T.state) renderPlayers();
+  }).catch(() => { /* the defaults */ });
 
   // ---------------------------------------------------------- connection
   function setConn(state, text) {
@@ -1154,7 +1161,7 @@ function tablePage() {
       const replaceable = player && !isOver(st) && s.seat !== st.you.seat &&
         (s.kind === "open" || (s.kind === "person" && !s.connected));
       if (replaceable) {
-        const sel = el("select", { "aria-label": `bot level for ${G.label(s.seat)}` }, ...["heuristic", "random", "pimc", "ismcts"].map((l) => el("option", { value: l, text: l })));
+        const sel = el("select", { "aria-label": `bot level for ${G.label(s.seat)}` }, ...T.levels.map((l) => el("option", { value: l, text: l })));
         ctl.append(sel, el("button", { type: "button", onclick: () => send({ type: "replace", seat: s.seat, level: sel.value }) }, "give to a bot"));
       }
       rows.append(el("div", { class: "prow", "data-seat": s.seat },
