@@ -380,3 +380,32 @@ def test_the_migration_to_0002_keeps_every_stored_table(db_url: str) -> None:
     assert [s.invite for s in row.seats] == ["inv0", "inv1", "inv2", "inv3"]
     assert row.holders == {} and row.notices == []
     store.close()
+
+
+def test_games_that_are_over_are_kept_in_memory_only_while_recently_shown(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import quintet.server.live as live
+
+    monkeypatch.setattr(live, "SHOWN_TABLES", 2)
+
+    async def main() -> None:
+        hub = Hub(settings(db_url, abandon_after=1.0), Store(db_url))
+        await hub.start()
+        ids = [
+            (await create(hub, {"game": "quinto", "seats": ["open"] * 4}))["id"] for _ in range(4)
+        ]
+        import time
+
+        assert sorted(await hub.sweep(time.time() + 2)) == sorted(ids)
+        await hub.stop()
+        hub2 = Hub(settings(db_url), Store(db_url))
+        await hub2.start()
+        for tid in ids:
+            t = await hub2.get_table(tid)
+            assert t is not None and t.status == "abandoned"
+            await hub2.replay_of(t)
+        assert set(hub2.tables) == set(ids[-2:]) and set(hub2.replays) <= set(ids[-2:])
+        await hub2.stop()
+
+    asyncio.run(main())

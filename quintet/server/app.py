@@ -324,8 +324,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         t = await over_table(request, hub, table_id)
         if isinstance(t, Response):
             return t
-        rec = t.record()
-        data = await asyncio.to_thread(replay.replay_steps, rec)
+        data = await hub.replay_of(t)
         analysis = await hub.store.read(lambda conn: db.load_analysis(conn, table_id))
         return JSONResponse(
             {

@@ -24,6 +24,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -73,6 +74,8 @@ from quintet.table import Table
 log = logging.getLogger("quintet.server")
 
 JSON = dict[str, Any]
+#: Tables that are over kept in memory (and their replays) after being shown.
+SHOWN_TABLES = 128
 
 
 def hash_token(token: str) -> str:
@@ -848,6 +851,8 @@ class Hub:
         per_minute = 60.0
         self.create_buckets = Buckets(settings.create_rate / per_minute, settings.create_burst)
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self._shown: OrderedDict[str, None] = OrderedDict()
+        self.replays: dict[str, JSON] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._handlers: dict[type, Callable[[Conn, LiveTable, Any], Any]] = {
             Join: self.on_join,
@@ -1139,6 +1144,8 @@ class Hub:
         """Return a table by id, loading one that is over from storage to show it."""
         t = self.tables.get(table_id)
         if t is not None:
+            if t.closed:
+                self._remember(t)
             return t
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
             return None
@@ -1154,6 +1161,8 @@ class Hub:
                 t = self.tables.get(table_id) or LiveTable(self, row)
                 self.tables[table_id] = t
                 t.start_bots()
+                if t.closed:
+                    self._remember(t)
             fut.set_result(t)
             return t
         except Exception as e:
@@ -1161,6 +1170,33 @@ class Hub:
             raise
         finally:
             del self._loading[table_id]
+
+    def _remember(self, t: LiveTable) -> None:
+        """Keep a table that is over in memory among the last few shown, and no more.
+
+        Anyone may ask for any public game that is over: without a bound, asking for
+        them all would load every stored game into memory.
+        """
+        self._shown[t.id] = None
+        self._shown.move_to_end(t.id)
+        while len(self._shown) > SHOWN_TABLES:
+            old, _ = self._shown.popitem(last=False)
+            kept = self.tables.get(old)
+            if kept is not None and kept.closed and not kept.conns:
+                del self.tables[old]
+                self.replays.pop(old, None)
+
+    async def replay_of(self, t: LiveTable) -> JSON:
+        """Return the steps of a table that is over (computed once, kept while shown)."""
+        data = self.replays.get(t.id)
+        if data is None:
+            from quintet.server import replay
+
+            data = await asyncio.to_thread(replay.replay_steps, t.record())
+            self.replays[t.id] = data
+            while len(self.replays) > SHOWN_TABLES:
+                self.replays.pop(next(iter(self.replays)))
+        return data
 
     def lobby(self, limit: int, offset: int = 0) -> JSON:
         """Return a page of the public tables in play, newest first, and their number."""
