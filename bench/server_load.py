@@ -35,6 +35,7 @@ from typing import Any
 import httpx
 import websockets
 
+from quintet.server.security import new_cookie
 from quintet.server.testing import ServerProcess
 
 JSON = dict[str, Any]
@@ -110,7 +111,14 @@ async def seat_client(
     """Take ``seat`` and play a legal action whenever it is this seat's turn."""
     rng = random.Random(seat)
     async with sem:
-        ws = await websockets.connect(url, compression=None, max_size=2**22, open_timeout=120)
+        ws = await websockets.connect(
+            url,
+            compression=None,
+            max_size=2**22,
+            open_timeout=120,
+            # Each client is a person of its own (a browser's cookie) to hold a seat.
+            additional_headers={"Cookie": f"quintet_person={new_cookie()}"},
+        )
     async with ws:
         await ws.send(json.dumps({"type": "hello", "table": table.id}))
         await ws.send(json.dumps({"type": "join", "seat": seat, "name": f"p{seat}"}))
