@@ -378,6 +378,13 @@ def arena_cmd(
     help="Tables in play one client (address or browser) may have created.",
 )
 @click.option(
+    "--max-connections",
+    type=click.IntRange(min=1),
+    default=50,
+    show_default=True,
+    help="Websockets open at once from one client address.",
+)
+@click.option(
     "--abandon-after",
     type=click.FloatRange(min=1),
     default=24 * 3600.0,
@@ -406,6 +413,7 @@ def serve_cmd(
     create_rate: float,
     max_tables: int,
     tables_per_client: int,
+    max_connections: int,
     abandon_after: float,
     sweep_every: float,
     allow_seed: bool,
@@ -438,6 +446,7 @@ def serve_cmd(
             create_rate=create_rate,
             max_tables=max_tables,
             max_tables_per_client=tables_per_client,
+            max_connections=max_connections,
             abandon_after=abandon_after,
             sweep_every=sweep_every,
         )

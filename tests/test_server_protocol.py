@@ -449,8 +449,10 @@ def test_a_finished_game_is_listed_replayed_analysed_and_downloaded(client: Test
     steps = replay["hands"][0]["steps"]
     assert len(steps) == len(rec.hands[0].actions) + 1
     assert all(h is not None for h in steps[0]["hands"])
-    r = client.get(f"/api/games/{tid}/analysis")
-    assert r.status_code in (200, 202)
+    r = client.get(f"/api/games/{tid}/analysis")  # reading starts nothing
+    assert r.status_code == 200 and r.json() == {"status": "not_started"}
+    r = client.post(f"/api/games/{tid}/analysis", json={})
+    assert r.status_code == 202 and r.json() == {"status": "running"}
     for _ in range(600):
         r = client.get(f"/api/games/{tid}/analysis")
         if r.status_code == 200:

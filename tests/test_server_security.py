@@ -689,3 +689,449 @@ def test_search_workers_exit_within_two_seconds_of_the_server(tmp_path: Path, ho
         for k in left:
             os.kill(k, signal.SIGKILL)
         assert not left, f"{len(left)} processes outlived the server by 2 s"
+
+
+# ------------------------------------------- found by a review, one test each
+
+
+class Probe:
+    """A connection driven from inside the app's event loop, its messages recorded."""
+
+    def __init__(self, hub: Hub, person: str | None) -> None:
+        import asyncio
+
+        from quintet.server.conn import Conn
+
+        self.got: list[JSON] = []
+
+        async def sink(text: str) -> None:
+            self.got.append(json.loads(text))
+
+        async def close(code: int, reason: str) -> None:
+            self.got.append({"type": "closed", "code": code})
+
+        self.conn = Conn(sink, close, hub.settings, person)
+        self.task = asyncio.create_task(self.conn.sender())
+
+    def kinds(self) -> list[tuple[str, Any]]:
+        return [(m["type"], m.get("code")) for m in self.got if m["type"] != "state"]
+
+
+def test_rules_options_are_bounded_so_every_match_ends(client: TestClient) -> None:
+    for options, field in (
+        ({"target": 10**18}, "options.target"),
+        ({"target": 2**200}, "options.target"),
+        ({"rubber_bonus": 10**9}, "options.rubber_bonus"),
+    ):
+        r = client.post("/api/tables", json={"game": "quinto", "options": options})
+        assert r.status_code == 422 and r.json()["error"]["field"] == field, r.text
+    r = client.post("/api/tables", json={"game": "quintus", "options": {"hands": 10**9}})
+    assert r.status_code == 422 and r.json()["error"]["field"] == "options.hands"
+    assert client.post(
+        "/api/tables", json={"game": "quinto", "options": {"target": 5000}}
+    ).is_success
+
+
+def test_a_client_that_stops_reading_is_dropped_and_leaves_its_table(tmp_path: Path) -> None:
+    import asyncio
+
+    import quintet.server.conn as conn_mod
+
+    with make_client(tmp_path, outbox_bytes=20_000) as c:
+        t = c.post("/api/tables", json={"game": "quinto", "seats": ["random"] * 4}).json()["id"]
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+
+        async def go() -> tuple[bool, bool, bool]:
+            from quintet.server.conn import Conn
+
+            stuck = asyncio.Event()  # never set: the client reads nothing, not even a close
+
+            async def never(*_: Any) -> None:
+                await stuck.wait()
+
+            aborted = asyncio.Event()
+            conn = Conn(never, never, hub.settings, None)
+            conn.on_drop = lambda: hub.disconnect(conn)
+            conn.abort = aborted.set
+            conn_mod.CLOSE_TIMEOUT = 0.2
+            task = asyncio.create_task(conn.sender())
+            await hub.handle(conn, json.dumps({"type": "hello", "table": t}))
+            lt = hub.tables[t]
+            for _ in range(400):
+                if conn.dropped.is_set():
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)
+            await asyncio.wait_for(aborted.wait(), 5)
+            task.cancel()
+            return conn.dropped.is_set(), conn in lt.conns, conn.queued_bytes == 0
+
+        try:
+            dropped, attached, empty = c.portal.call(go)  # type: ignore[union-attr]
+        finally:
+            conn_mod.CLOSE_TIMEOUT = 2.0
+        assert dropped and not attached and empty
+
+
+def test_connections_per_address_and_spectators_per_table_are_bounded(tmp_path: Path) -> None:
+    with make_client(tmp_path, max_connections=3, max_spectators=2) as c, ExitStack() as stack:
+        t = c.post("/api/tables", json={"game": "quinto", "seats": ["open"] * 4}).json()["id"]
+        socks = [stack.enter_context(c.websocket_connect("/ws")) for _ in range(3)]
+        with pytest.raises(WebSocketDisconnect), c.websocket_connect("/ws") as ws:
+            ws.receive_json()
+        hello(socks[0], t)
+        hello(socks[1], t)
+        send(socks[2], {"type": "hello", "table": t})
+        assert recv(socks[2])["code"] == "full"
+
+
+def test_search_workers_are_shared_by_client_not_by_table(tmp_path: Path) -> None:
+    with make_client(tmp_path) as c:
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        from quintet.server.messages import CreateTable
+
+        async def go() -> list[str]:
+            body = CreateTable(game="quinto", seats=["open"] * 4)
+            made = [
+                await hub.create_table(body, "a" * 64, "10.0.0.1"),
+                await hub.create_table(body, "b" * 64, "10.0.0.1"),
+                await hub.create_table(body, "c" * 64, "10.0.0.2"),
+            ]
+            return [hub.tables[m["id"]].owner for m in made]
+
+        owners = c.portal.call(go)  # type: ignore[union-attr]
+        # One share for each client however many tables it has (the pool serves owners
+        # in turn: tests/test_server_workers.py).
+        assert owners == ["client:10.0.0.1", "client:10.0.0.1", "client:10.0.0.2"]
+
+
+def test_a_revoked_token_cannot_take_back_a_seat_someone_else_joined(people: Any) -> None:
+    ann = people()
+    t = ann.create(
+        seats=["open", "open", "heuristic", "heuristic"], join={"seat": 0, "name": "Ann"}
+    )
+    client = ann.client
+    hub: Hub = client.app.state.hub
+    lt = hub.tables[t["id"]]
+    from quintet.server.security import person_id
+
+    async def go() -> tuple[list[Any], str | None]:
+        import asyncio
+
+        a = Probe(hub, person_id(ann.cookie))
+        a2 = Probe(hub, person_id(ann.cookie))
+        dee = Probe(hub, "d" * 64)
+        await hub.handle(a.conn, json.dumps({"type": "hello", "table": lt.id, "token": t["token"]}))
+        await hub.handle(dee.conn, json.dumps({"type": "hello", "table": lt.id}))
+        await lt.lock.acquire()  # a write in progress: the messages below queue up
+        jobs = [
+            asyncio.create_task(hub.handle(a.conn, json.dumps({"type": "leave"}))),
+            asyncio.create_task(
+                hub.handle(dee.conn, json.dumps({"type": "join", "seat": 0, "name": "Dee"}))
+            ),
+        ]
+        await asyncio.sleep(0)
+        hello_old = {"type": "hello", "table": lt.id, "token": t["token"]}
+        jobs.append(asyncio.create_task(hub.handle(a2.conn, json.dumps(hello_old))))
+        await asyncio.sleep(0)
+        lt.lock.release()
+        await asyncio.gather(*jobs)
+        await asyncio.sleep(0.05)
+        return a2.kinds(), lt.seats[0].person
+
+    kinds, holder = client.portal.call(go)
+    assert kinds == [("error", "bad_token")]
+    assert holder == "d" * 64
+
+
+def test_a_seat_taken_with_its_token_from_another_browser_mid_hand_is_announced(
+    people: Any,
+) -> None:
+    ann, bea = people(), people()
+    t = ann.create(seats=["open", "random", "random", "random"], join={"seat": 0, "name": "Ann"})
+    b = bea.ws()
+    state = hello(b, t["id"], token=t["token"])
+    assert state["status"] == "playing"
+    watcher = people().ws()
+    state = hello(watcher, t["id"])
+    texts = [e["text"] for e in state["log"]["events"] if e["kind"] == "notice"]
+    assert texts == ["North is now played from another browser"]
+
+
+def test_listing_offsets_and_seeds_beyond_the_databases_integers_are_a_422(
+    client: TestClient,
+) -> None:
+    for path in ("/api/games", "/api/tables"):
+        assert client.get(path, params={"offset": 2**63}).status_code == 422
+    r = client.post("/api/tables", json={"game": "quinto", "seed": 2**63})
+    assert r.status_code == 422 and r.json()["error"]["field"] == "seed"
+
+
+def test_a_title_is_printable_text(client: TestClient) -> None:
+    for title in ("a\x00b", "\u202eevil", "bell\x07"):
+        r = client.post("/api/tables", json={"game": "quinto", "title": title})
+        assert r.status_code == 422 and r.json()["error"]["field"] == "title", title
+    r = client.post("/api/tables", json={"game": "quinto", "title": "  Friday \n  night "})
+    tid = r.json()["id"]
+    assert client.get(f"/api/tables/{tid}").json()["title"] == "Friday night"
+
+
+def test_a_message_overtaken_by_another_tab_is_refused_not_a_server_error(people: Any) -> None:
+    ann, bea = people(), people()
+    t = ann.create(
+        seats=["open", "open", "heuristic", "heuristic"], join={"seat": 0, "name": "Ann"}
+    )
+    client = ann.client
+    hub: Hub = client.app.state.hub
+    lt = hub.tables[t["id"]]
+    from quintet.server.security import person_id
+
+    async def go() -> tuple[list[Any], set[Any], list[Any]]:
+        import asyncio
+
+        a = Probe(hub, person_id(ann.cookie))
+        a2 = Probe(hub, person_id(ann.cookie))
+        b = Probe(hub, person_id(bea.cookie))
+        await hub.handle(a.conn, json.dumps({"type": "hello", "table": lt.id, "token": t["token"]}))
+        await hub.handle(b.conn, json.dumps({"type": "hello", "table": lt.id}))
+        await hub.handle(b.conn, json.dumps({"type": "join", "seat": 1, "name": "Bea"}))
+        await lt.lock.acquire()
+        # Ann's new tab takes the seat first; then her old tab's messages arrive.
+        jobs = [
+            asyncio.create_task(
+                hub.handle(
+                    a2.conn, json.dumps({"type": "hello", "table": lt.id, "token": t["token"]})
+                )
+            )
+        ]
+        await asyncio.sleep(0)
+        for kind in ("next", "act", "leave", "replace"):
+            msg: JSON = {"type": kind, "id": kind}
+            if kind == "act":
+                msg["action"] = "pass"
+            if kind == "replace":
+                msg["seat"] = 1
+            jobs.append(asyncio.create_task(hub.handle(a.conn, json.dumps(msg))))
+            await asyncio.sleep(0)
+        lt.lock.release()
+        await asyncio.gather(*jobs)
+        await asyncio.sleep(0.05)
+        watcher = Probe(hub, "w" * 64)
+        await hub.handle(watcher.conn, json.dumps({"type": "hello", "table": lt.id}))
+        await asyncio.sleep(0.05)
+        return a.kinds(), set(lt.ready), watcher.kinds()
+
+    old_tab, ready, watcher = client.portal.call(go)
+    assert ("error", "server_error") not in old_tab, old_tab
+    errors = [code for kind, code in old_tab if kind == "error"]
+    assert set(errors) <= {"not_player", "taken_over"}, old_tab
+    assert None not in ready
+    assert watcher == [("welcome", None)]
+    assert lt.seats[0].kind == "person" and lt.seats[1].kind == "person"
+
+
+def test_notices_posted_at_once_are_numbered_apart(people: Any) -> None:
+    ann, bea = people(), people()
+    t = ann.create(
+        seats=["open", "open", "heuristic", "heuristic"], join={"seat": 0, "name": "Ann"}
+    )
+    a = ann.ws()
+    hello(a, t["id"], token=t["token"])
+    b = bea.ws()
+    hello(b, t["id"])
+    join(b, 1, "Bea")
+    answer(b, {"type": "leave"})
+    client = ann.client
+    hub: Hub = client.app.state.hub
+    lt = hub.tables[t["id"]]
+
+    async def go() -> list[Any]:
+        import asyncio
+
+        cy = Probe(hub, "c" * 64)
+        cy.conn.table = lt
+        lt.conns.add(cy.conn)
+        await asyncio.gather(
+            lt.post_notice(2, "bot", "South's pimc bot failed"),
+            hub.handle(cy.conn, json.dumps({"type": "join", "seat": 1, "name": "Cy"})),
+        )
+        await asyncio.sleep(0.05)
+        return cy.kinds()
+
+    assert client.portal.call(go) == [("joined", None)]
+    assert [n.text for n in lt.notices][-2:] in (
+        ["South's pimc bot failed", "Cy takes over East"],
+        ["Cy takes over East", "South's pimc bot failed"],
+    )
+
+
+def test_a_ping_with_nan_or_infinity_is_refused_and_nothing_sent_is_not_json(
+    client: TestClient,
+) -> None:
+    with client.websocket_connect("/ws") as ws:
+        for raw in (
+            '{"type":"ping","t":NaN}',
+            '{"type":"ping","t":-Infinity}',
+            '{"type":"ping","t":1e999}',
+        ):
+            ws.send_text(raw)
+            text = ws.receive_text()
+            assert json.loads(text)["code"] == "bad_message"
+            assert "NaN" not in text and "Infinity" not in text
+
+
+def test_a_bots_seat_needs_its_invite_even_for_its_former_player(people: Any) -> None:
+    ann, bea = people(), people()
+    t = ann.create(
+        seats=["open", "open", "heuristic", "heuristic"], join={"seat": 0, "name": "Ann"}
+    )
+    a = ann.ws()
+    hello(a, t["id"], token=t["token"])
+    b = bea.ws()
+    hello(b, t["id"])
+    join(b, 1, "Bea")
+    answer(b, {"type": "leave"})
+    send(a, {"type": "replace", "seat": 1, "level": "heuristic"})
+    drain(a)
+    refused(b, {"type": "join", "seat": 1, "name": "Bea"}, "bad_invite")
+    join(b, 1, "Bea", invite=invite_of(invites(ann, t["id"]), 1))
+
+
+def test_joining_ones_own_seat_from_another_tab_closes_the_old_one(people: Any) -> None:
+    ann = people()
+    t = ann.create(
+        seats=["open", "open", "heuristic", "heuristic"], join={"seat": 0, "name": "Ann"}
+    )
+    a = ann.ws()
+    hello(a, t["id"], token=t["token"])
+    a2 = ann.ws()
+    hello(a2, t["id"])
+    join(a2, 0, "Ann")
+    while (m := recv(a))["type"] != "error":
+        pass
+    assert m["code"] == "taken_over"
+    with pytest.raises(WebSocketDisconnect):
+        while True:
+            recv(a)
+
+
+def test_a_players_disconnect_starts_the_abandon_clock_anew(tmp_path: Path) -> None:
+    with make_client(tmp_path, abandon_after=0.5) as c:
+        body = {"game": "quinto", "seats": ["open", "open", "heuristic", "heuristic"]}
+        made = c.post("/api/tables", json=body | {"join": {"seat": 0, "name": "Ann"}}).json()
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, made["id"], token=made["token"])
+            time.sleep(0.8)  # connected, waiting for a friend, longer than abandon_after
+            assert c.portal.call(hub.sweep) == []  # type: ignore[union-attr]
+        time.sleep(0.05)  # the tab reloads
+        assert c.portal.call(hub.sweep) == []  # type: ignore[union-attr]
+        time.sleep(0.6)
+        assert c.portal.call(hub.sweep) == [made["id"]]  # type: ignore[union-attr]
+
+
+def test_a_hint_being_worked_out_does_not_hold_up_the_connection(tmp_path: Path) -> None:
+    with make_client(tmp_path, hint_level="pimc", bot_seconds=0.5, search_workers=1) as c:
+        body = {"game": "quinto", "seats": ["open", "random", "random", "random"], "seed": 8}
+        made = c.post("/api/tables", json=body | {"join": {"seat": 0, "name": "Ann"}}).json()
+        with c.websocket_connect("/ws") as ws:
+            state = hello(ws, made["id"], token=made["token"])
+            while not state.get("legal"):
+                state = until(ws, "state")
+            for msg in ({"type": "hint", "id": "h1"}, {"type": "hint", "id": "h2"}):
+                send(ws, msg)
+            send(ws, {"type": "ping", "id": "p"})
+            order: list[tuple[Any, ...]] = []
+            while len(order) < 3:
+                m = recv(ws)
+                if m["type"] != "state":
+                    order.append((m["type"], m.get("ref"), m.get("code")))
+        assert order == [("error", "h2", "busy"), ("pong", "p", None), ("hint", "h1", None)]
+
+
+def test_seats_stay_as_they_were_once_a_table_is_over(tmp_path: Path) -> None:
+    with make_client(tmp_path, abandon_after=10.0) as c:
+        body = {"game": "quinto", "seats": ["open", "open", "heuristic", "heuristic"]}
+        made = c.post("/api/tables", json=body | {"join": {"seat": 0, "name": "Ann"}}).json()
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        c.portal.call(hub.sweep, time.time() + 11)  # type: ignore[union-attr]
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, made["id"], token=made["token"])
+            refused(ws, {"type": "leave"}, "game_over")
+        record = json.loads(c.get(f"/api/games/{made['id']}/record").text)
+        assert record["players"][0]["name"] == "Ann"
+
+
+def test_concurrent_creations_cannot_pass_the_table_limits_together(tmp_path: Path) -> None:
+    with make_client(tmp_path, max_tables_per_client=2, max_tables=3) as c:
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        from quintet.server.live import FieldError
+        from quintet.server.messages import CreateTable
+
+        async def go() -> int:
+            import asyncio
+
+            body = CreateTable(game="quinto", seats=["open"] * 4)
+            res = await asyncio.gather(
+                *(hub.create_table(body, "p" * 64, "1.2.3.4") for _ in range(10)),
+                return_exceptions=True,
+            )
+            assert all(isinstance(r, dict | FieldError) for r in res), res
+            return sum(1 for r in res if isinstance(r, dict))
+
+        assert c.portal.call(go) == 2  # type: ignore[union-attr]
+
+
+def test_a_level_is_checked_wherever_it_is_named_and_lone_seat_only_for_dummy(
+    client: TestClient,
+) -> None:
+    for body, field in (
+        (
+            {
+                "variant": "dummy",
+                "lone_seat": 0,
+                "seats": ["open", "open", "pimc:seconds=9", "open"],
+            },
+            "seats[2]",
+        ),
+        (
+            {"seats": [{"kind": "open", "level": "ismcts:iterations=9"}, "open", "open", "open"]},
+            "seats[0].level",
+        ),
+        ({"game": "quintus", "lone_seat": 3}, "lone_seat"),
+        ({"variant": "partnership", "lone_seat": 1}, "lone_seat"),
+    ):
+        r = client.post("/api/tables", json={"game": "quinto"} | body)
+        assert r.status_code == 422 and r.json()["error"]["field"] == field, (body, r.text)
+
+
+def test_reading_an_analysis_starts_nothing(tmp_path: Path) -> None:
+    with make_client(tmp_path, abandon_after=10.0) as c:
+        tid = c.post("/api/tables", json={"game": "quinto", "seats": ["open"] * 4}).json()["id"]
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        c.portal.call(hub.sweep, time.time() + 11)  # type: ignore[union-attr]
+        r = c.get(f"/api/games/{tid}/analysis", headers={"origin": "https://evil.example"})
+        assert r.json() == {"status": "not_started"} and not hub.analyses
+        r = c.post(
+            f"/api/games/{tid}/analysis", json={}, headers={"origin": "https://evil.example"}
+        )
+        assert r.status_code == 403 and not hub.analyses
+
+
+def test_the_access_log_keeps_invites_and_keys_out() -> None:
+    import logging
+
+    from quintet.server.app import RedactCodes
+
+    record = logging.LogRecord(
+        "uvicorn.access",
+        logging.INFO,
+        "",
+        0,
+        '%s - "%s %s HTTP/%s" %d',
+        ("1.2.3.4:5", "GET", "/table/abc?seat=1&invite=SECRET1&key=SECRET2", "1.1", 200),
+        None,
+    )
+    assert RedactCodes().filter(record)
+    text = record.getMessage()
+    assert "SECRET" not in text and "seat=1" in text and "invite=" in text

@@ -44,6 +44,8 @@ log = logging.getLogger("quintet.server")
 
 STATIC = Path(str(resources.files("quintet.server") / "static"))
 _CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: The furthest page of a listing (a database offset must fit its integers).
+MAX_OFFSET = 1_000_000
 
 
 def _error(status: int, code: str, message: str, field: str | None = None) -> JSONResponse:
@@ -211,7 +213,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lobby(
         hub: HubDep,
         limit: Annotated[int, Query(ge=1, le=200)] = settings.lobby_limit,
-        offset: Annotated[int, Query(ge=0)] = 0,
+        offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     ) -> dict[str, Any]:
         """A page of the lobby: public tables in play, newest first, and their number."""
         return hub.lobby(min(limit, settings.lobby_limit), offset)
@@ -265,7 +267,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def finished(
         hub: HubDep,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
-        offset: Annotated[int, Query(ge=0)] = 0,
+        offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     ) -> dict[str, Any]:
         """Public games that are over (finished or abandoned), newest first."""
 
@@ -336,46 +338,58 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             }
         )
 
-    async def analysis(table_id: str, request: Request, hub: Hub) -> Response:
+    async def analysis(table_id: str, request: Request, hub: Hub, start: bool) -> Response:
         t = await over_table(request, hub, table_id)
         if isinstance(t, Response):
             return t
         stored = await hub.store.read(lambda conn: db.load_analysis(conn, table_id))
         if stored is not None:
             return JSONResponse({"status": "done", "analysis": stored})
-        if table_id not in hub.analyses:
-            if len(hub.analyses) >= settings.analysis_queue:
-                return _error(503, "busy", "the server is analysing other games: try later")
-            rec_json = t.record().to_json()
+        if table_id in hub.analyses:
+            return JSONResponse({"status": "running"}, status_code=202)
+        if not start:
+            return JSONResponse({"status": "not_started"})
+        client = request.client.host if request.client is not None else "?"
+        if len(hub.analyses) >= settings.analysis_queue:
+            return _error(503, "busy", "the server is analysing other games: try later")
+        if hub.analysis_clients[client] >= settings.analyses_per_client:
+            return _error(
+                429, "too_many_analyses", "your other analyses are still running: try later"
+            )
+        rec_json = t.record().to_json()
 
-            async def work() -> None:
-                try:
-                    res = await hub.analysis_pool.run(
-                        f"analysis:{table_id}", replay.analyze_json, rec_json
-                    )
-                    data = res.value
-                    await hub.store.write(lambda conn: db.store_analysis(conn, table_id, data))
-                except PoolBusy:
-                    log.warning("analysis of %s refused: too many waiting", table_id)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("analysis of %s failed", table_id)
-                finally:
-                    hub.analyses.pop(table_id, None)
+        async def work() -> None:
+            try:
+                res = await hub.analysis_pool.run(
+                    f"analysis:{client}", replay.analyze_json, rec_json
+                )
+                data = res.value
+                await hub.store.write(lambda conn: db.store_analysis(conn, table_id, data))
+            except PoolBusy:
+                log.warning("analysis of %s refused: too many waiting", table_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("analysis of %s failed", table_id)
+            finally:
+                hub.analyses.pop(table_id, None)
+                hub.analysis_clients[client] -= 1
+                if hub.analysis_clients[client] <= 0:
+                    del hub.analysis_clients[client]
 
-            hub.analyses[table_id] = asyncio.create_task(work())
+        hub.analysis_clients[client] += 1
+        hub.analyses[table_id] = asyncio.create_task(work())
         return JSONResponse({"status": "running"}, status_code=202)
 
     @app.post("/api/games/{table_id}/analysis")
     async def start_analysis(table_id: str, request: Request, hub: HubDep) -> Response:
-        """Start (or read) the double-dummy analysis of each card: 202 until done."""
-        return await analysis(table_id, request, hub)
+        """Start the double-dummy analysis of each card (202 while it runs), or return it."""
+        return await analysis(table_id, request, hub, start=True)
 
     @app.get("/api/games/{table_id}/analysis")
     async def read_analysis(table_id: str, request: Request, hub: HubDep) -> Response:
-        """The double-dummy analysis of each card (started on first request: 202 until done)."""
-        return await analysis(table_id, request, hub)
+        """The analysis: 200 done, 202 running, or 200 ``not_started`` (POST starts it)."""
+        return await analysis(table_id, request, hub, start=False)
 
     # -------------------------------------------------------------- websocket
 
@@ -384,13 +398,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not origin_allowed(ws.scope, settings):
             await ws.close(1008, "origin not allowed")
             return
-        await ws.accept()
         hub: Hub = ws.app.state.hub
+        client = ws.client.host if ws.client is not None else None
+        if client is not None and hub.connections[client] >= settings.max_connections:
+            await ws.close(1008, "too many connections from this address")
+            return
+        await ws.accept()
 
         async def close(code: int, reason: str) -> None:
             await ws.close(code, reason)
 
         conn = Conn(ws.send_text, close, settings, person_of_scope(ws.scope))
+        conn.client = client
+        me = asyncio.current_task()
+        conn.on_drop = lambda: hub.disconnect(conn)
+        if me is not None:
+            task = me
+
+            def abort() -> None:
+                task.cancel()
+
+            conn.abort = abort
+        if client is not None:
+            hub.connections[client] += 1
         sender = asyncio.create_task(conn.sender())
         try:
             while True:
@@ -404,8 +434,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await hub.handle(conn, text)
         except (WebSocketDisconnect, RuntimeError):
             pass
+        except asyncio.CancelledError:
+            if not conn.dropped.is_set() or me is None:
+                raise
+            me.uncancel()  # a client too slow to read: its socket is left to the server
         finally:
             hub.disconnect(conn)
+            if client is not None:
+                hub.connections[client] -= 1
+                if hub.connections[client] <= 0:
+                    del hub.connections[client]
             await asyncio.sleep(0)
             sender.cancel()
 
@@ -427,6 +465,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+_SECRET_QUERY = re.compile(r"((?:^|[?&])(?:key|invite|token)=)[^&\s]*")
+
+
+class RedactCodes(logging.Filter):
+    """Keep invite codes and view keys out of the access log (they are in page links)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple):
+            record.args = tuple(
+                _SECRET_QUERY.sub(r"\1…", a) if isinstance(a, str) and "=" in a else a for a in args
+            )
+        return True
+
+
 def run(
     settings: Settings,
     host: str = "127.0.0.1",
@@ -446,6 +499,7 @@ def run(
     sys.setswitchinterval(0.0005)
 
     logging.basicConfig(level=log_level.upper(), format="%(levelname)-9s%(name)s: %(message)s")
+    logging.getLogger("uvicorn.access").addFilter(RedactCodes())
     app = create_app(settings)
     uvicorn.run(
         app,

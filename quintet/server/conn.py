@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import deque
@@ -18,6 +19,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("quintet.server")
 
 JSON = dict[str, Any]
+
+#: Seconds a close frame may wait for a client that does not read.
+CLOSE_TIMEOUT = 2.0
 
 _CLOSE = object()
 _CLOSE_SLOW = object()
@@ -52,7 +56,17 @@ class Conn:
         self.outbox: deque[Any] = deque()
         self.wake = asyncio.Event()
         self.closed = False
-        self.hinting = False
+        #: Set when the connection must end now (too slow): the receive loop stops.
+        self.dropped = asyncio.Event()
+        self.queued_bytes = 0
+        self.hint_task: asyncio.Task[None] | None = None
+        self._sender_task: asyncio.Task[Any] | None = None
+        self._drop_task: asyncio.Task[None] | None = None
+        self.client: str | None = None  # the client's address
+        #: Called (soon) when the connection is dropped: take it off its table.
+        self.on_drop: Callable[[], None] | None = None
+        #: Called once the close of a dropped connection was tried: end its handler.
+        self.abort: Callable[[], None] | None = None
         self.tokens = settings.burst
         self.refilled = time.monotonic()
         self.reset_cursors()
@@ -64,18 +78,34 @@ class Conn:
         self.sent_hand = -1
         self.sent_events = 0
 
+    @property
+    def hinting(self) -> bool:
+        """Whether a hint is being worked out for this connection."""
+        return self.hint_task is not None and not self.hint_task.done()
+
     def send(self, msg: JSON | str) -> None:
-        """Queue a message (a dict or ready JSON text)."""
+        """Queue a message (a dict or ready JSON text); drop a client that reads too slowly."""
         if self.closed:
             return
-        if len(self.outbox) >= self.settings.outbox_limit:
+        text = msg if isinstance(msg, str) else dumps(msg)
+        if (
+            len(self.outbox) >= self.settings.outbox_limit
+            or self.queued_bytes + len(text) > self.settings.outbox_bytes
+        ):
             log.warning("connection %d is too slow: dropped", self.id)
             self.outbox.clear()
+            self.queued_bytes = 0
             self.outbox.append(_CLOSE_SLOW)
             self.closed = True
+            self.dropped.set()
             self.wake.set()
+            if self.on_drop is not None:
+                asyncio.get_running_loop().call_soon(self.on_drop)
+            # The sender may be stuck writing to a client that reads nothing: end it.
+            self._drop_task = asyncio.get_running_loop().create_task(self._finish_drop())
             return
-        self.outbox.append(msg if isinstance(msg, str) else dumps(msg))
+        self.outbox.append(text)
+        self.queued_bytes += len(text)
         self.wake.set()
 
     def close(self, code: int = 1000, reason: str = "") -> None:
@@ -99,10 +129,22 @@ class Conn:
 
     async def sender(self) -> None:
         """Write queued messages in order until the connection closes."""
+        self._sender_task = asyncio.current_task()
         try:
             await self._send_all()
         except Exception:  # the client went away: the receive loop cleans up
             self.closed = True
+
+    async def _finish_drop(self) -> None:
+        """Stop the sender, try to close (briefly), then end the connection's handler."""
+        task = self._sender_task
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        # A client that does not read may never take the close frame either.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._close(1008, "too slow"), CLOSE_TIMEOUT)
+        if self.abort is not None:
+            self.abort()
 
     async def _send_all(self) -> None:
         while True:
@@ -111,6 +153,7 @@ class Conn:
             while self.outbox:
                 item = self.outbox.popleft()
                 if isinstance(item, str):
+                    self.queued_bytes -= len(item)
                     try:
                         await self._send_text(item)
                     except UnicodeEncodeError:
@@ -118,8 +161,7 @@ class Conn:
                         # lose the message, keep the connection.
                         log.error("connection %d: a message could not be encoded", self.id)
                     continue
-                if item is _CLOSE_SLOW:
-                    await self._close(1008, "too slow")
+                if item is _CLOSE_SLOW:  # _finish_drop closes the connection
                     return
                 _, code, reason = item
                 await self._close(code, reason)

@@ -24,7 +24,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -641,6 +641,7 @@ class LiveTable:
 
         def job(conn: Any) -> None:
             db.update_seat(conn, table_id, seat.seat, **values)
+            db.update_table(conn, table_id)  # a seat change counts as activity
             if holder is not None:
                 db.insert_holder(conn, table_id, holder, seat.seat)
             if notice is not None:
@@ -659,15 +660,19 @@ class LiveTable:
         self._log_key = None  # the log is rebuilt with it
 
     async def post_notice(self, seat: int | None, kind: str, text: str) -> None:
-        """Store a notice and put it in the public log (if a hand is being played)."""
-        notice = self.notice(seat, kind, text)
-        if notice is None:
-            return
-        table_id = self.id
-        n = len(self.notices)
-        await self.hub.store.write(lambda conn: db.insert_notice(conn, table_id, n, notice))
-        self._add_notice(notice)
-        self.broadcast()
+        """Store a notice and put it in the public log (if a hand is being played).
+
+        Takes the table's lock: notices are numbered in the order they are stored.
+        """
+        async with self.lock:
+            notice = self.notice(seat, kind, text)
+            if notice is None:
+                return
+            table_id = self.id
+            n = len(self.notices)
+            await self.hub.store.write(lambda conn: db.insert_notice(conn, table_id, n, notice))
+            self._add_notice(notice)
+            self.broadcast()
 
     async def abandon(self) -> None:
         """Close the table: nobody plays it (the lock is held). Its record is kept."""
@@ -695,12 +700,24 @@ class LiveTable:
             self.wake.set()
 
     def stop_bots(self) -> None:
-        """Cancel the bots' task (and their searches still waiting for a worker)."""
+        """Cancel the bots' task (a search it waits for is dropped or left to finish)."""
         if self.bot_task is not None:
             if self.bot_task is not asyncio.current_task():
                 self.bot_task.cancel()
             self.bot_task = None
-        self.hub.search_pool.cancel_owner(self.id)
+
+    @property
+    def owner(self) -> str:
+        """Whose share of the search workers this table's bots use: its creator's.
+
+        The workers serve their owners in turn, so a client with many tables of search
+        bots gets one share, like a client with one.
+        """
+        if self.creator_client is not None:
+            return f"client:{self.creator_client}"
+        if self.creator is not None:
+            return f"person:{self.creator}"
+        return f"table:{self.id}"
 
     async def _bot_loop(self) -> None:
         while not self.closed:
@@ -728,7 +745,7 @@ class LiveTable:
     async def _decide(self, level: str, seat: int, seed: str, kind: str) -> Action | None:
         """Return a bot's decision; a bot that fails is replaced by the heuristic, said."""
         st = self.table.state
-        a, failure = await self.hub.run_bot(self.id, level, st.clone(), seat, seed, kind)
+        a, failure = await self.hub.run_bot(self.owner, level, st.clone(), seat, seed, kind)
         if failure is not None:
             hand = len(self.table.match.hands) - 1
             log.warning("table %s seat %d: %s bot %s", self.id, seat, level, failure)
@@ -848,10 +865,14 @@ class Hub:
             name="analysis",
         )
         self.analyses: dict[str, asyncio.Task[None]] = {}
+        self.analysis_clients: Counter[str] = Counter()  # analyses waiting, by client
         per_minute = 60.0
         self.create_buckets = Buckets(settings.create_rate / per_minute, settings.create_burst)
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self._shown: OrderedDict[str, None] = OrderedDict()
+        #: Open websockets by client address (bounded by ``max_connections``).
+        self.connections: Counter[str] = Counter()
+        self._creating: Counter[str] = Counter()  # tables being created, by client
         self.replays: dict[str, JSON] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._handlers: dict[type, Callable[[Conn, LiveTable, Any], Any]] = {
@@ -1018,8 +1039,12 @@ class Hub:
         """
         settings = self.settings
         live = self.in_play()
-        if len(live) >= settings.max_tables:
+        if len(live) + sum(self._creating.values()) >= settings.max_tables:
             raise FieldError("", "the server has as many tables as it can hold", 503, "busy")
+        for name, value in body.options.items():
+            limit = settings.option_limits.get(name)
+            if limit is not None and isinstance(value, int) and value > limit:
+                raise FieldError(f"options.{name}", f"at most {limit} on this server")
         game = body.game
         lone = body.lone_seat
         n = 5 if game == "quintus" else 4
@@ -1043,6 +1068,8 @@ class Hub:
             field = "variant" if "variant" in text else "lone_seat" if "lone" in text else "options"
             raise FieldError(field, text) from None
         variant = probe.variant
+        if body.lone_seat is not None and variant != "dummy":
+            raise FieldError("lone_seat", "only the dummy variant has a lone player")
         dummy = (lone + 2) % 4 if variant == "dummy" and lone is not None else None
         seats_in: list[Any] = list(body.seats) if body.seats is not None else []
         if body.seats is None:
@@ -1058,6 +1085,8 @@ class Hub:
             else:
                 kind, level = s.kind, s.level
                 where = f"seats[{i}].level"
+            if level is not None:  # whatever the seat becomes, a level must be offered
+                self.check_level(level, where)
             if i == dummy:
                 seats.append(SeatRow(i, "dummy", None, "dummy", None, invite))
             elif kind == "bot":
@@ -1076,16 +1105,18 @@ class Hub:
                 js, "person", None, body.join.name, hash_token(token), seats[js].invite, person
             )
             holders[person] = js
-        # Checked last, so that a refused body costs no token.
+        # Checked last, so that a refused body costs no token. Tables still being created
+        # count: concurrent requests cannot pass the limits together.
+        keys = [f"person:{person}"] + ([f"client:{client}"] if client else [])
         mine = sum(
             1 for t in live if t.creator == person or (client and t.creator_client == client)
-        )
+        ) + max(self._creating[k] for k in keys)
         if mine >= settings.max_tables_per_client:
             raise FieldError(
                 "", f"you have {mine} tables in play: finish some first", 429, "too_many_tables"
             )
-        for key in (f"person:{person}", f"client:{client}" if client else None):
-            wait = 0.0 if key is None else self.create_buckets.take(key)
+        for key in keys:
+            wait = self.create_buckets.take(key)
             if wait > 0:
                 raise FieldError(
                     "", f"too many new tables: try again in {wait:.0f} s", 429, "rate_limited"
@@ -1111,7 +1142,15 @@ class Hub:
             creator=person,
             holders=holders,
         )
-        await self.store.write(lambda conn: db.insert_table(conn, row))
+        for k in keys:
+            self._creating[k] += 1
+        try:
+            await self.store.write(lambda conn: db.insert_table(conn, row))
+        finally:
+            for k in keys:
+                self._creating[k] -= 1
+                if self._creating[k] <= 0:
+                    del self._creating[k]
         t = LiveTable(self, row)
         t.creator_client = client
         self.tables[t.id] = t
@@ -1247,14 +1286,17 @@ class Hub:
         if seat is not None and t.seat_conn.get(seat) is conn:
             del t.seat_conn[seat]
             t.ready.discard(seat)
+            t.touch()  # an abandoned table's clock starts when its last player goes
             t.seats_changed()
         if t.closed and not t.conns:
             t.stop_bots()
             self.tables.pop(t.id, None)
 
     def disconnect(self, conn: Conn) -> None:
-        """Forget a closed connection."""
+        """Forget a closed connection (and the hint being worked out for it)."""
         conn.closed = True
+        if conn.hint_task is not None:
+            conn.hint_task.cancel()
         self.detach(conn)
 
     def _hold(self, t: LiveTable, person: str | None, seat: int) -> str | None:
@@ -1273,6 +1315,31 @@ class Hub:
             )
         return person if held is None else None
 
+    def _seated(self, conn: Conn, t: LiveTable) -> int:
+        """Return the seat ``conn`` holds at ``t`` now (call with the table's lock held).
+
+        Checked again under the lock: another tab may have taken the seat over while
+        this message waited for it.
+
+        Raises:
+            ProtocolError: not_player.
+        """
+        seat = conn.seat
+        if seat is None or t.seat_conn.get(seat) is not conn or conn.table is not t:
+            raise ProtocolError("not_player")
+        return seat
+
+    def _take_over(self, t: LiveTable, seat: int, conn: Conn) -> None:
+        """Give ``seat``'s connection to ``conn``; the one holding it is told and closed."""
+        old = t.seat_conn.get(seat)
+        if old is not None and old is not conn:
+            old.send(error("taken_over", "this seat was taken over by another connection"))
+            t.conns.discard(old)
+            old.table = None
+            old.seat = None
+            old.close(4001, "taken over")
+        t.seat_conn[seat] = conn
+
     async def on_hello(self, conn: Conn, msg: Hello) -> None:
         """``hello``: watch a table, or take back a seat with its token."""
         if msg.v is not None and msg.v != PROTOCOL_VERSION:
@@ -1283,31 +1350,29 @@ class Hub:
         if t is None or not t.can_view(conn.person, msg.key, msg.invite, msg.token):
             # A private table answers as if it did not exist.
             raise ProtocolError("no_table", f"no table has the id {msg.table[:40]!r}")
-        seat = None
-        if msg.token is not None:
-            seat = t.seat_of_token(msg.token)
-            if seat is None:
-                raise ProtocolError("bad_token")
+        if msg.token is not None and t.seat_of_token(msg.token) is None:
+            raise ProtocolError("bad_token")
         self.detach(conn)
         async with t.lock:
-            if seat is not None:
-                if t.seats[seat].kind != "person":  # the seat changed hands meanwhile
+            seat = None
+            if msg.token is not None:
+                # Looked up again: the seat may have changed hands while we waited.
+                seat = t.seat_of_token(msg.token)
+                if seat is None or t.seats[seat].kind != "person":
                     raise ProtocolError("bad_token")
                 first = self._hold(t, conn.person, seat)
                 row = t.seats[seat]
-                if first is not None or row.person != conn.person:
+                if not t.closed and (first is not None or row.person != conn.person):
+                    text = f"{t.label(seat)} is now played from another browser"
+                    notice = t.notice(seat, "seat", text) if row.person != conn.person else None
                     new = SeatRow(
                         seat, row.kind, row.level, row.name, row.token_hash, row.invite, conn.person
                     )
-                    await t.save_seat(new, holder=first)
-                old = t.seat_conn.get(seat)
-                if old is not None and old is not conn:
-                    old.send(error("taken_over", "this seat was taken over by another connection"))
-                    t.conns.discard(old)
-                    old.table = None
-                    old.seat = None
-                    old.close(4001, "taken over")
-                t.seat_conn[seat] = conn
+                    await t.save_seat(new, holder=first, notice=notice)
+                self._take_over(t, seat, conn)
+                t.touch()
+            elif sum(1 for c in t.conns if c.seat is None) >= self.settings.max_spectators:
+                raise ProtocolError("full")
             conn.table = t
             conn.seat = seat
             conn.reset_cursors()
@@ -1336,6 +1401,8 @@ class Hub:
         if conn.seat is not None:
             raise ProtocolError("already_seated", "leave your seat first")
         async with t.lock:
+            if conn.seat is not None or conn.table is not t:
+                raise ProtocolError("already_seated", "leave your seat first")
             if t.closed:
                 raise ProtocolError("game_over")
             if not 0 <= seat < t.num_seats or t.seats[seat].kind == "dummy":
@@ -1345,27 +1412,21 @@ class Hub:
                 raise ProtocolError("seat_taken")
             first = self._hold(t, conn.person, seat)
             returning = first is None  # this person held this very seat before
-            # A private table's seats, and a bot's seat anywhere, need the seat's invite.
-            need = not t.public or row.kind == "bot"
-            if need and not returning and not same_code(msg.invite, row.invite):
-                raise ProtocolError(
-                    "bad_invite",
-                    "a bot's seat is taken with its invite link" if row.kind == "bot" else None,
-                )
+            # A bot's seat is taken only with its invite (even by the person who once
+            # held it: he gave it up); an open seat of a private table by its invite or
+            # by the person who held it.
+            need = row.kind == "bot" or (not t.public and not returning)
+            if need and not same_code(msg.invite, row.invite):
+                why = "a bot's seat is taken with its invite link" if row.kind == "bot" else None
+                raise ProtocolError("bad_invite", why)
             token = secrets.token_urlsafe(24)
-            new = SeatRow(
-                seat, "person", None, msg.name, hash_token(token), row.invite, conn.person
-            )
+            tok = hash_token(token)
+            new = SeatRow(seat, "person", None, msg.name, tok, row.invite, conn.person)
             before = f"the {row.level} bot" if row.kind == "bot" else row.name
             text = f"{msg.name} takes over {t.label(seat)}" + (f" from {before}" if before else "")
             notice = t.notice(seat, "seat", text) if row.person != conn.person else None
             await t.save_seat(new, holder=first, notice=notice)
-            old = t.seat_conn.get(seat)
-            if old is not None and old is not conn:
-                old.send(error("taken_over", "this seat was taken over by another connection"))
-                old.seat = None
-                old.reset_cursors()
-            t.seat_conn[seat] = conn
+            self._take_over(t, seat, conn)
             t.ready.discard(seat)
             conn.seat = seat
             conn.reset_cursors()
@@ -1377,10 +1438,10 @@ class Hub:
 
     async def on_leave(self, conn: Conn, t: LiveTable, msg: Leave) -> None:
         """``leave``: give up the seat (it becomes open); stay as a spectator."""
-        seat = conn.seat
-        if seat is None:
-            raise ProtocolError("not_player")
         async with t.lock:
+            seat = self._seated(conn, t)
+            if t.closed:
+                raise ProtocolError("game_over", "the match is over: its seats stay as they were")
             row = t.seats[seat]
             new = SeatRow(seat, "open", None, None, None, row.invite)
             notice = t.notice(seat, "seat", f"{row.name} leaves {t.label(seat)}")
@@ -1406,6 +1467,7 @@ class Hub:
         except FieldError as e:
             raise ProtocolError("bad_level", e.message) from None
         async with t.lock:
+            self._seated(conn, t)
             if t.closed:
                 raise ProtocolError("game_over")
             if not 0 <= seat < t.num_seats or t.seats[seat].kind in ("dummy", "bot"):
@@ -1429,6 +1491,7 @@ class Hub:
         if conn.seat is None:
             raise ProtocolError("not_player")
         async with t.lock:
+            mine = self._seated(conn, t)
             state = t.table.state
             if t.closed:
                 raise ProtocolError("game_over")
@@ -1438,7 +1501,7 @@ class Hub:
                 raise ProtocolError("hand_over", "the hand is over: send next for the next hand")
             if msg.expect is not None and msg.expect != t.seq:
                 raise ProtocolError("stale", f"the table is at seq {t.seq}, not {msg.expect}")
-            controls = t.controls(conn.seat)
+            controls = t.controls(mine)
             seat, a = parse_client_action(msg.action, t.num_seats, controls, state)
             if seat not in controls:
                 raise ProtocolError("not_your_seat", f"you do not decide for seat {seat}")
@@ -1447,7 +1510,7 @@ class Hub:
             except InvalidActionError as e:
                 raise ProtocolError("invalid_action", str(e)) from None
             if a not in state.legal_actions(seat):
-                why = scrub(state.why_illegal(a, seat), t.observation(conn.seat))
+                why = scrub(state.why_illegal(a, seat), t.observation(mine))
                 if not state.legal_actions(seat):
                     raise ProtocolError("not_your_turn", why)
                 raise ProtocolError("illegal", why)
@@ -1458,18 +1521,23 @@ class Hub:
         if conn.seat is None:
             raise ProtocolError("not_player")
         async with t.lock:
+            seat = self._seated(conn, t)
             st = t.table.state
             if st is None or not st.is_terminal() or t.match_over() or t.closed:
                 raise ProtocolError("not_ready")
-            t.ready.add(conn.seat)
+            t.ready.add(seat)
             if t.ready_for_next():
                 await t.deal()
             else:
                 t.broadcast()
 
     async def on_hint(self, conn: Conn, t: LiveTable, msg: Hint) -> None:
-        """``hint``: what the hint bot would do for this player's seat (one at a time)."""
-        if conn.seat is None:
+        """``hint``: what the hint bot would do for this player's seat (one at a time).
+
+        The hint is worked out in a task of its own, so the connection is answered
+        meanwhile; a second ``hint`` before the first is answered is ``busy``.
+        """
+        if conn.seat is None or t.seat_conn.get(conn.seat) is not conn:
             raise ProtocolError("not_player")
         if conn.hinting:
             raise ProtocolError("busy", "a hint is being worked out for you")
@@ -1485,19 +1553,20 @@ class Hub:
         kind = "act" if seat == turn else "signal"
         level = self.settings.hint_level
         seed = f"{secrets.randbits(32)}:hint"
-        conn.hinting = True
-        try:
-            a, _ = await self.run_bot(t.id, level, st.clone(), seat, seed, kind)
-        finally:
-            conn.hinting = False
-        if a is None:
-            a = st.legal_actions(seat)[0] if kind == "act" else None
-        out: JSON = {"type": "hint", "ref": msg.id, "seq": seq, "seat": seat, "level": level}
-        if a is None:
-            out.update({"action": None, "text": "no signal"})
-        else:
-            out.update(views.action_text(seat, a))
-        conn.send(out)
+        state = st.clone()
+
+        async def work() -> None:
+            a, _ = await self.run_bot(t.owner, level, state, seat, seed, kind)
+            if a is None:
+                a = state.legal_actions(seat)[0] if kind == "act" else None
+            out: JSON = {"type": "hint", "ref": msg.id, "seq": seq, "seat": seat, "level": level}
+            if a is None:
+                out.update({"action": None, "text": "no signal"})
+            else:
+                out.update(views.action_text(seat, a))
+            conn.send(out)
+
+        conn.hint_task = asyncio.create_task(work(), name=f"hint-{conn.id}")
 
 
 def parse_client_action(

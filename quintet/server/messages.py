@@ -46,6 +46,13 @@ def _name(s: str) -> str:
     return n
 
 
+def _title(s: str) -> str:
+    n = " ".join(s.split())
+    if len(n) > 80 or not n.isprintable():
+        raise ValueError("a title is up to 80 printable characters")
+    return n
+
+
 #: Text a client sends: a string that encodes to UTF-8.
 Text = Annotated[StrictStr, AfterValidator(_encodable)]
 #: A random code (seat token, invite, view key, table id): URL-safe base64 characters.
@@ -56,6 +63,10 @@ SeatNo = StrictInt
 Name = Annotated[Text, Field(max_length=200), AfterValidator(_name)]
 #: A bot level's name (the server says which exist).
 LevelName = Annotated[Text, Field(min_length=1, max_length=64)]
+#: A table's title: up to 80 printable characters, inner spaces collapsed.
+Title = Annotated[Text, Field(max_length=400), AfterValidator(_title)]
+#: A number a client may send (no NaN or infinity: they are not JSON).
+Number = StrictInt | Annotated[StrictFloat, Field(allow_inf_nan=False)]
 #: A message id, given back as ``ref``.
 MessageId = StrictInt | Annotated[Text, Field(max_length=64)]
 
@@ -124,7 +135,7 @@ class Ping(_Message):
     """Answered by ``pong``, echoing ``t``."""
 
     type: Literal["ping"]
-    t: StrictInt | StrictFloat | Annotated[Text, Field(max_length=64)] | None = None
+    t: Number | Annotated[Text, Field(max_length=64)] | None = None
 
 
 ClientMessage = Annotated[
@@ -267,9 +278,9 @@ class CreateTable(_Body):
         default_factory=dict
     )
     lone_seat: Annotated[StrictInt, Field(ge=0, le=3)] | None = None
-    seed: StrictInt | None = None
+    seed: Annotated[StrictInt, Field(ge=0, lt=2**62)] | None = None
     public: StrictBool = True
-    title: Annotated[Text, Field(max_length=80)] = ""
+    title: Title = ""
     seats: Annotated[list[SeatSpec | LevelName], Field(min_length=1, max_length=5)] | None = None
     join: JoinSpec | None = None
 

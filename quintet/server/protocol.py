@@ -46,6 +46,7 @@ ERRORS: Final = {
     "already_seated": "one person plays one seat of a table: this person holds or held another",
     "no_person": "this connection has no person cookie: open a page of this site first",
     "busy": "the server is still working on your last request",
+    "full": "the table has as many spectators as it can take",
     "not_player": "only a seated player may do this",
     "seat_present": "a connected player cannot be replaced",
     "bad_level": "this server offers no bot level of that name",
@@ -84,7 +85,8 @@ def error(code: str, message: str | None = None, ref: Any = None) -> dict[str, A
     return out
 
 
-_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+# No NaN or Infinity: they are not JSON, and nothing the server sends may hold one.
+_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 
 
 def dumps(obj: Any) -> str:

@@ -1,12 +1,11 @@
-"""Replays and double-dummy analyses of finished games (all hands shown).
+"""Replays and double-dummy analyses of games that are over (all hands shown).
 
-Only for finished tables: every card is in these views.
+Only for tables that are over: every card is in these views. The server runs
+:func:`analyze_json` in its analysis worker (:class:`quintet.server.workers.SearchPool`).
 """
 
 from __future__ import annotations
 
-import asyncio
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from quintet.actions import action_str, action_to_json
@@ -46,17 +45,3 @@ def analyze_json(record_json: JSON, tricks: int | None = None) -> JSON:
         "plays": [n.to_json() for n in notes],
         "seats": summary(notes, seats),
     }
-
-
-_pool: ProcessPoolExecutor | None = None
-
-
-async def analyze(record: Record, tricks: int | None = None) -> JSON:
-    """Return the analysis of a record, computed in a worker process."""
-    global _pool
-    if _pool is None:
-        import multiprocessing
-
-        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_pool, analyze_json, record.to_json(), tricks)

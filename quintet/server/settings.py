@@ -40,6 +40,9 @@ class Settings:
     rate: float = 50.0  # messages per second per connection (sustained)
     burst: float = 200.0  # messages a connection may send at once
     outbox_limit: int = 2000  # queued messages before a connection is dropped as too slow
+    outbox_bytes: int = 4 << 20  # queued bytes before a connection is dropped as too slow
+    max_connections: int = 50  # websockets open at once from one client address
+    max_spectators: int = 200  # spectators of one table
     # Bots: named levels only; the operator sets their budgets.
     bot_seconds: float = 1.0  # the search levels' budget per decision
     search_limit: float = 10.0  # hard limit of one search: its worker is killed after it
@@ -56,6 +59,16 @@ class Settings:
     max_tables_per_client: int = 20  # tables in play one client (address or person) created
     max_body: int = 16384  # bytes of an HTTP request body
     lobby_limit: int = 50  # tables per lobby page (a client may ask for fewer)
+    #: The largest value of each numeric rules option a table may have: a match must end.
+    option_limits: dict[str, int] = field(
+        default_factory=lambda: {
+            "target": 5000,
+            "rubber_bonus": 5000,
+            "dummy_handicap": 5000,
+            "hands": 100,
+        }
+    )
+    analyses_per_client: int = 2  # analyses one client may have waiting or running
     # Tables nobody plays: no person connected and no action for this long.
     abandon_after: float = 24 * 3600.0
     sweep_every: float = 60.0

@@ -85,6 +85,8 @@ class ServerProcess:
             "100000",
             "--max-tables",
             "100000",
+            "--max-connections",
+            "100000",
             "--no-access-log",
             "--log-level",
             "warning",
