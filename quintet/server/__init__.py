@@ -4,8 +4,10 @@
 :mod:`~quintet.server.settings` (the operator's settings and limits),
 :mod:`~quintet.server.security` (person cookie, origins, headers, rate buckets),
 :mod:`~quintet.server.messages` (every client message and body as a declared model),
-:mod:`~quintet.server.db` (storage and migrations), :mod:`~quintet.server.live` (tables
-in play, seats, connections, bots), :mod:`~quintet.server.conn` (one connection),
+:mod:`~quintet.server.db` (storage and migrations), :mod:`~quintet.server.live` (the
+hub: tables in play, bots, limits), :mod:`~quintet.server.livetable` (one table),
+:mod:`~quintet.server.handlers` (the message handlers), :mod:`~quintet.server.conn`
+(one connection),
 :mod:`~quintet.server.workers` (the search workers), :mod:`~quintet.server.views`
 (per-recipient JSON), :mod:`~quintet.server.protocol` (the websocket protocol) and
 :mod:`~quintet.server.replay` (replays and analyses of finished games). The protocol is

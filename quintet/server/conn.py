@@ -14,7 +14,7 @@ from quintet.server.protocol import dumps
 from quintet.server.settings import Settings
 
 if TYPE_CHECKING:
-    from quintet.server.live import LiveTable
+    from quintet.server.livetable import LiveTable
 
 log = logging.getLogger("quintet.server")
 

@@ -243,6 +243,17 @@ def ref_of_raw(text: str) -> Any:
 # ----------------------------------------------------------------------- HTTP
 
 
+class FieldError(Exception):
+    """A request body that fits its model but not this server: which field, and why."""
+
+    def __init__(self, field: str, message: str, status: int = 422, code: str = "invalid") -> None:
+        self.field = field
+        self.message = message
+        self.status = status
+        self.code = code
+        super().__init__(f"{field}: {message}")
+
+
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -289,6 +300,7 @@ __all__ = [
     "Act",
     "ClientMessage",
     "CreateTable",
+    "FieldError",
     "Hello",
     "Hint",
     "Join",

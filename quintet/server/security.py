@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import re
 import secrets
@@ -62,6 +63,18 @@ def new_cookie() -> str:
 def person_id(cookie: str) -> str:
     """Return the stored form of a person cookie (SHA-256, hex)."""
     return hashlib.sha256(b"quintet-person:" + cookie.encode()).hexdigest()
+
+
+def hash_token(token: str) -> str:
+    """Return the stored form of a seat token (SHA-256, hex)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def same_code(given: str | None, expected: str | None) -> bool:
+    """Whether a code a client gave equals the stored one (in constant time)."""
+    if given is None or expected is None:
+        return False
+    return hmac.compare_digest(given.encode(), expected.encode())
 
 
 def cookie_of(headers: Iterable[tuple[bytes, bytes]]) -> str | None:

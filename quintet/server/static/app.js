@@ -593,7 +593,7 @@ async function lobbyPage() {
     try {
       const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
       const out = await r.json();
-      if (!r.ok) { $("#create-error").textContent = out.error.message; return; }
+      if (!r.ok) { $("#create-error").textContent = out.error.field ? `${out.error.field}: ${out.error.message}` : out.error.message; return; }
       if (out.token) store.set(tokenKey(out.id), out.token);
       store.set(`quintet:invites:${out.id}`, JSON.stringify(out.seats));
       location.href = out.url;

@@ -1,0 +1,773 @@
+"""One table in play: the match, its seats and who held them, its connections, its bots.
+
+A :class:`LiveTable` holds a :class:`quintet.table.Table` (the match), its seats, every
+person who has held one (:attr:`LiveTable.holders`), the public log's notices and the
+connections watching it. Every change goes the same way, under the table's lock: check
+it against the engine and the seating rules (nothing changes if it is refused), store it
+(the :class:`~quintet.server.db.Store` commits before returning), make it in memory,
+then send every connection its own ``state`` message, built from its seat's observation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from quintet.actions import MELD_COURT, MELD_STRAIGHT, Action, action_str, action_to_json
+from quintet.game import Observation
+from quintet.quinto import QuintoMatch
+from quintet.record import Record, record_from_match, score
+from quintet.server import db, views
+from quintet.server.conn import Conn
+from quintet.server.db import CLOSED, Notice, SeatRow, TableRow
+from quintet.server.protocol import PROTOCOL_VERSION, dumps
+from quintet.server.security import hash_token, same_code
+from quintet.table import Table
+
+if TYPE_CHECKING:
+    from quintet.server.live import Hub
+
+log = logging.getLogger("quintet.server")
+
+JSON = dict[str, Any]
+
+
+class LiveTable:
+    """A table in memory: the match, the seats and their holders, connections, bots."""
+
+    def __init__(self, hub: Hub, row: TableRow) -> None:
+        self.hub = hub
+        self.id = row.id
+        self.game = row.game
+        self.variant = row.variant
+        self.options = row.options
+        self.lone_seat = row.lone_seat
+        self.seed = row.seed
+        self.public = row.public
+        self.title = row.title
+        self.status = row.status
+        self.view_key = row.view_key
+        self.creator = row.creator
+        #: Every person who has held a seat of this table: person id -> seat.
+        self.holders: dict[str, int] = dict(row.holders)
+        self.notices: list[Notice] = list(row.notices)
+        # SQLite gives back naive datetimes (UTC): make them aware like new tables' so
+        # the lobby can sort resumed and new tables together.
+        self.created_at = db._utc(row.created_at)
+        self.finished_at = None if row.finished_at is None else db._utc(row.finished_at)
+        active = row.last_active or self.created_at
+        #: When the table last changed (an action, a deal, a seat), on the wall clock.
+        self.last_active = db._utc(active).timestamp()
+        self.result: Any = row.result
+        self.seats: list[SeatRow] = sorted(row.seats, key=lambda s: s.seat)
+        self.table = Table.new(
+            row.game,
+            row.variant,
+            seats=[None] * len(self.seats),
+            seed=row.seed,
+            options=row.options,
+            lone_seat=row.lone_seat,
+            deal=False,
+        )
+        self.seq = 0
+        self._replay(row)
+        self.conns: set[Conn] = set()
+        self.seat_conn: dict[int, Conn] = {}
+        self.ready: set[int] = set()
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        self.changed_at = 0.0
+        self.seats_version = 0
+        self.bot_task: asyncio.Task[None] | None = None
+        self.creator_client: str | None = None  # the creating client's address (in memory)
+        self._signal_asked: set[tuple[int, int]] = set()
+        self._bot_failed: set[tuple[int, int]] = set()
+        self._cache_seq = -1
+        self._obs: dict[int, Observation] = {}
+        self._log: list[str] = []
+        self._last_trick = "null"
+        self._log_key: tuple[int, int] | None = None
+        self._enc: dict[str, tuple[Any, str]] = {}
+        self._summary: JSON | None = None
+        self._spectator_hands: list[Any] | None = None
+        self._sheet_rows: list[JSON] = []
+        self._sheet_key: Any = None
+        self._sheet: JSON | None = None
+        self.sheet_version = 0
+
+    # ------------------------------------------------------------- resuming
+
+    def _replay(self, row: TableRow) -> None:
+        """Rebuild the match from the stored deals count and actions."""
+        by_hand: dict[int, list[tuple[int, int]]] = {}
+        for hand, seat, a in row.actions:
+            by_hand.setdefault(hand, []).append((seat, a))
+        for h in range(row.hands_dealt):
+            state = self.table.deal()
+            self.seq += 1
+            for seat, a in by_hand.get(h, []):
+                state.act(a, seat)
+                self.seq += 1
+
+    # ---------------------------------------------------------------- facts
+
+    @property
+    def num_seats(self) -> int:
+        """4 or 5."""
+        return len(self.seats)
+
+    @property
+    def dummy_seat(self) -> int | None:
+        """The dummy's seat in Quinto's dummy variant."""
+        return None if self.lone_seat is None else (self.lone_seat + 2) % 4
+
+    @property
+    def closed(self) -> bool:
+        """Whether the table is over: finished, or closed as abandoned."""
+        return self.status in CLOSED
+
+    def controls(self, seat: int | None) -> tuple[int, ...]:
+        """Return the seats the player at ``seat`` decides for."""
+        if seat is None:
+            return ()
+        if seat == self.lone_seat and self.dummy_seat is not None:
+            return (seat, self.dummy_seat)
+        return (seat,)
+
+    def controller(self, seat: int) -> int:
+        """Return the seat of the player deciding for ``seat``."""
+        if seat == self.dummy_seat and self.lone_seat is not None:
+            return self.lone_seat
+        return seat
+
+    def match_over(self) -> bool:
+        """Whether the match is decided."""
+        return self.table.match_over()
+
+    def status_name(self) -> str:
+        """``waiting``, ``playing``, ``hand_over``, ``finished`` or ``abandoned``."""
+        if self.closed:
+            return self.status
+        st = self.table.state
+        if st is None:
+            return "waiting"
+        return "hand_over" if st.is_terminal() else "playing"
+
+    def in_hand(self) -> bool:
+        """Whether a hand is being played (dealt and not over)."""
+        st = self.table.state
+        return st is not None and not st.is_terminal() and not self.closed
+
+    def people(self) -> list[int]:
+        """Return the seats held by people (connected or not)."""
+        return [s.seat for s in self.seats if s.kind == "person"]
+
+    def connected(self, seat: int) -> bool:
+        """Whether the person at ``seat`` has a live connection."""
+        return seat in self.seat_conn
+
+    def label(self, seat: int) -> str:
+        """How ``seat`` is named to people."""
+        return views.seat_label(self.game, seat)
+
+    # --------------------------------------------------------------- access
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        """Return the seat whose token this is, or None."""
+        if not token:
+            return None
+        h = hash_token(token)
+        for s in self.seats:
+            if same_code(h, s.token_hash):
+                return s.seat
+        return None
+
+    def can_view(
+        self,
+        person: str | None,
+        key: str | None = None,
+        invite: str | None = None,
+        token: str | None = None,
+    ) -> bool:
+        """Whether a client may see this table at all.
+
+        A public table: anyone. A private one: its players (who hold or held a seat),
+        its creator, and holders of one of its links (the view key, a seat's invite, a
+        seat's token).
+        """
+        if self.public:
+            return True
+        if person is not None and (person in self.holders or person == self.creator):
+            return True
+        if same_code(key, self.view_key):
+            return True
+        if invite is not None and any(same_code(invite, s.invite) for s in self.seats):
+            return True
+        return self.seat_of_token(token) is not None
+
+    def is_player(self, person: str | None, token: str | None = None) -> bool:
+        """Whether a client holds a seat now (by its person or a seat token), or created it."""
+        if self.seat_of_token(token) is not None:
+            return True
+        if person is None:
+            return False
+        return person == self.creator or any(s.person == person for s in self.seats)
+
+    def spectate_url(self) -> str:
+        """The link to watch (a private table's carries its view key)."""
+        if self.public or self.view_key is None:
+            return f"/table/{self.id}"
+        return f"/table/{self.id}?key={self.view_key}"
+
+    def seat_url(self, s: SeatRow) -> str:
+        """The invite link of a seat."""
+        return f"/table/{self.id}?seat={s.seat}&invite={s.invite}"
+
+    # ----------------------------------------------------------------- JSON
+
+    def seats_json(self) -> list[JSON]:
+        """Return the seats as the protocol shows them (never a token, invite or person)."""
+        out = []
+        for s in self.seats:
+            out.append(
+                {
+                    "seat": s.seat,
+                    "label": self.label(s.seat),
+                    "kind": s.kind,
+                    "name": s.name,
+                    "level": s.level,
+                    "connected": s.kind == "bot" or self.connected(s.seat),
+                    "controller": self.controller(s.seat),
+                }
+            )
+        return out
+
+    def config_json(self) -> JSON:
+        """Return the table's configuration (public; never the seed)."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "game": self.game,
+            "variant": self.variant,
+            "options": self.table.match.rules.options(),
+            "lone_seat": self.lone_seat,
+            "dummy_seat": self.dummy_seat,
+            "num_seats": self.num_seats,
+            "public": self.public,
+        }
+
+    def lobby_json(self) -> JSON:
+        """Return the lobby's line for this table."""
+        return {
+            **self.config_json(),
+            "status": self.status_name(),
+            "seats": self.seats_json(),
+            "open_seats": [s.seat for s in self.seats if s.kind == "open"],
+            "hands_dealt": len(self.table.match.hands),
+            "spectators": sum(1 for c in self.conns if c.seat is None),
+            "created_at": self.created_at.isoformat(),
+        }
+
+    # ------------------------------------------------------------- messages
+
+    def _refresh(self) -> None:
+        if self._cache_seq != self.seq:
+            self._cache_seq = self.seq
+            self._obs = {}
+            self._summary = None
+            self._spectator_hands = None
+
+    def observation(self, seat: int) -> Observation:
+        """Return ``seat``'s observation now (cached until the next change)."""
+        self._refresh()
+        obs = self._obs.get(seat)
+        if obs is None:
+            obs = self.table.state.observation(seat)
+            self._obs[seat] = obs
+        return obs
+
+    def _players(self) -> list[int]:
+        return [s for s in range(self.num_seats) if s != self.dummy_seat]
+
+    def spectator_hands(self) -> list[Any]:
+        """Return the hands every player's observation shows (None for the others)."""
+        self._refresh()
+        if self._spectator_hands is None:
+            self._spectator_hands = views.public_hands(
+                [self.observation(s) for s in self._players()]
+            )
+        return self._spectator_hands
+
+    def public_log(self) -> tuple[list[str], str]:
+        """Return the hand's public events and last trick, encoded.
+
+        Most actions add one event (the action itself): it is appended; when a trick,
+        a meld or the hand ends, the log is rebuilt from the engine's events and the
+        table's notices (a seat taken over mid-hand, a bot that failed).
+        """
+        number = len(self.table.match.hands) - 1
+        if self._log_key != (number, self.seq):
+            events, last = views.public_log(self.table.state)
+            notices = [n for n in self.notices if n.hand == number]
+            self._log = [dumps(e) for e in merge_notices(events, notices)]
+            self._last_trick = dumps(last)
+            self._log_key = (number, self.seq)
+        return self._log, self._last_trick
+
+    def _log_action(self, before: Any, after: Any, seat: int, a: Action) -> None:
+        """Append an action's event to the cached log when it adds nothing else."""
+        number = len(self.table.match.hands) - 1
+        if (
+            self._log_key == (number, self.seq - 1)
+            and after.tricks_played == before.tricks_played
+            and not after.is_terminal()
+            and a not in (MELD_COURT, MELD_STRAIGHT)
+        ):
+            label = self.label(seat)
+            ev = {
+                "kind": "action",
+                "seat": seat,
+                "text": f"{label}: {action_str(a)}",
+                "action": action_to_json(a, seat),
+            }
+            self._log.append(dumps(ev))
+            self._log_key = (number, self.seq)
+
+    def summary(self) -> JSON | None:
+        """Return the end-of-hand summary once the hand is over, else None."""
+        st = self.table.state
+        if st is None or not st.is_terminal():
+            return None
+        self._refresh()
+        if self._summary is None:
+            self._summary = views.hand_result(st)
+        return self._summary
+
+    def sheet(self) -> JSON:
+        """Return the score sheet (rebuilt when a trick or hand ends)."""
+        match = self.table.match
+        st: Any = match.state
+        key = (
+            len(match.hands),
+            None
+            if st is None
+            else (st.tricks_played, st.is_terminal(), getattr(st, "multiplier", 0)),
+            self.status,
+        )
+        if key != self._sheet_key or self._sheet is None:
+            self._sheet_key = key
+            if isinstance(match, QuintoMatch):
+                self._sheet = views.quinto_sheet(match, self._sheet_rows)
+            else:
+                self._sheet = views.quintus_ledger(match)
+            self.sheet_version += 1
+        return self._sheet
+
+    def state_message(self, conn: Conn) -> str:
+        """Return the ``state`` message for ``conn``, built from its seat's observation.
+
+        The parts every recipient shares (seats, log, last trick, summary, sheet) are
+        encoded once per change; the hand and legal actions once per recipient.
+        """
+        st = self.table.state
+        seat = conn.seat
+        you = {
+            "seat": seat,
+            "role": "spectator" if seat is None else "player",
+            "controls": list(self.controls(seat)),
+        }
+        parts = [
+            f'{{"type":"state","v":{PROTOCOL_VERSION},"table":{dumps(self.id)},'
+            f'"seq":{self.seq},"status":"{self.status_name()}","you":{dumps(you)},'
+            f'"ready":{dumps(sorted(self.ready))}'
+        ]
+        if conn.sent_seats != self.seats_version:
+            conn.sent_seats = self.seats_version
+            parts.append(',"seats":' + self._encoded("seats", self.seats_json))
+        if st is None:
+            parts.append(',"hand":null,"legal":[]')
+        else:
+            number = len(self.table.match.hands) - 1
+            if seat is not None:
+                obs = self.observation(seat)
+                parts.append(',"hand":' + dumps(views.hand_json(obs, obs.hands, number)))
+                parts.append(',"legal":' + dumps(views.legal_json(obs)))
+            else:
+                parts.append(',"hand":' + self._encoded("spectator", self._spectator_json))
+                parts.append(',"legal":[]')
+            events, last = self.public_log()
+            if conn.sent_hand != number:
+                conn.sent_hand = number
+                conn.sent_events = 0
+            if conn.sent_events < len(events) or conn.sent_events == 0:
+                parts.append(
+                    f',"log":{{"hand":{number},"from":{conn.sent_events},"events":['
+                    + ",".join(events[conn.sent_events :])
+                    + "]}"
+                )
+                conn.sent_events = len(events)
+            parts.append(',"last_trick":' + last)
+            if st.is_terminal():
+                parts.append(',"summary":' + self._encoded("summary", self._summary_json))
+        self.sheet()
+        if conn.sent_sheet != self.sheet_version:
+            conn.sent_sheet = self.sheet_version
+            parts.append(',"sheet":' + self._encoded("sheet", lambda: self._sheet))
+        if self.closed:
+            parts.append(',"result":' + dumps(self.result))
+        parts.append("}")
+        return "".join(parts)
+
+    def _encoded(self, name: str, make: Callable[[], Any]) -> str:
+        """Return a shared part encoded once per change of the table."""
+        key = (self.seq, self.seats_version, self.sheet_version)
+        hit = self._enc.get(name)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        text = dumps(make())
+        self._enc[name] = (key, text)
+        return text
+
+    def _spectator_json(self) -> JSON:
+        number = len(self.table.match.hands) - 1
+        obs = self.observation(0 if self.dummy_seat != 0 else 1)
+        return views.hand_json(obs, self.spectator_hands(), number)
+
+    def _summary_json(self) -> JSON | None:
+        return self.summary()
+
+    def broadcast(self) -> None:
+        """Send every connection its own state message."""
+        for c in list(self.conns):
+            c.send(self.state_message(c))
+
+    def seats_changed(self) -> None:
+        """Note a change of seats (names, bots, connections) and tell everyone."""
+        self.seats_version += 1
+        self.broadcast()
+
+    # -------------------------------------------------------------- changes
+
+    def _record_extra(self) -> JSON:
+        return {
+            "table": {
+                "id": self.id,
+                "seed": self.seed,
+                "seats": [s.level if s.kind == "bot" else None for s in self.seats],
+            },
+            "players": [
+                {"seat": s.seat, "kind": s.kind, "name": s.name, "level": s.level}
+                for s in self.seats
+            ],
+        }
+
+    def record(self) -> Record:
+        """Return the match as a record (all cards: only for tables that are over)."""
+        return record_from_match(self.table.match, self._record_extra())
+
+    def touch(self) -> None:
+        """Note that the table changed now (abandoned tables are those long untouched)."""
+        self.last_active = time.time()
+
+    async def commit_action(self, seat: int, a: Action) -> None:
+        """Store a checked action, then make it and broadcast (the lock is held)."""
+        match = self.table.match
+        hands: list[Any] = match.hands
+        state = hands[-1]
+        new = state.clone()
+        new.apply_action(a, seat)
+        hand = len(match.hands) - 1
+        seq = self.seq
+        hands[-1] = new
+        try:
+            over = self.table.match_over()
+            result = score(self.record()) if over else None
+        finally:
+            hands[-1] = state
+        table_id = self.id
+        finished = db.now()
+
+        def job(conn: Any) -> None:
+            db.insert_action(conn, table_id, seq, hand, seat, a)
+            if over:
+                db.update_table(
+                    conn, table_id, status="finished", result=result, finished_at=finished
+                )
+
+        await self.hub.store.write(job)
+        hands[-1] = new
+        self.seq += 1
+        self._log_action(state, new, seat, a)
+        self.changed_at = time.monotonic()
+        self.touch()
+        log.debug("table %s hand %d seat %d: %s", self.id, hand, seat, action_str(a))
+        if new.is_terminal():
+            self.ready.clear()
+        if over:
+            self.status = "finished"
+            self.result = result
+            self.finished_at = finished
+            log.info("table %s finished: %s", self.id, dumps(result))
+        self.broadcast()
+        self.wake.set()
+
+    async def deal(self) -> None:
+        """Store and deal the next hand (the lock is held)."""
+        k = len(self.table.match.hands)
+        table_id = self.id
+
+        def job(conn: Any) -> None:
+            db.update_table(conn, table_id, hands_dealt=k + 1, status="playing")
+
+        await self.hub.store.write(job)
+        self.table.deal()
+        self.status = "playing"
+        self.seq += 1
+        self.ready.clear()
+        self.changed_at = time.monotonic()
+        self.touch()
+        log.info("table %s: hand %d dealt", self.id, k)
+        self.broadcast()
+        self.wake.set()
+
+    async def maybe_first_deal(self) -> None:
+        """Deal the first hand once every seat is taken (the lock is held)."""
+        if not self.table.match.hands and all(s.kind != "open" for s in self.seats):
+            await self.deal()
+
+    def ready_for_next(self) -> bool:
+        """Whether the next hand should be dealt: every connected person said ``next``."""
+        st = self.table.state
+        if st is None or not st.is_terminal() or self.match_over() or self.closed:
+            return False
+        present = [s for s in self.people() if self.connected(s)]
+        return bool(present) and all(s in self.ready for s in present)
+
+    def notice(self, seat: int | None, kind: str, text: str) -> Notice | None:
+        """Return a notice for the public log if a hand is being played, else None."""
+        if not self.in_hand():
+            return None
+        st = self.table.state
+        return Notice(len(self.table.match.hands) - 1, len(st.history()), seat, kind, text)
+
+    async def save_seat(
+        self, seat: SeatRow, holder: str | None = None, notice: Notice | None = None
+    ) -> None:
+        """Store one seat's row (with its new holder and a notice), then keep it here.
+
+        ``holder`` is a person taking the seat for the first time at this table.
+        """
+        table_id = self.id
+        values = {
+            "kind": seat.kind,
+            "level": seat.level,
+            "name": seat.name,
+            "token_hash": seat.token_hash,
+            "person": seat.person,
+        }
+        n = len(self.notices)
+
+        def job(conn: Any) -> None:
+            db.update_seat(conn, table_id, seat.seat, **values)
+            db.update_table(conn, table_id)  # a seat change counts as activity
+            if holder is not None:
+                db.insert_holder(conn, table_id, holder, seat.seat)
+            if notice is not None:
+                db.insert_notice(conn, table_id, n, notice)
+
+        await self.hub.store.write(job)
+        self.seats[seat.seat] = seat
+        if holder is not None:
+            self.holders[holder] = seat.seat
+        if notice is not None:
+            self._add_notice(notice)
+        self.touch()
+
+    def _add_notice(self, notice: Notice) -> None:
+        self.notices.append(notice)
+        self._log_key = None  # the log is rebuilt with it
+
+    async def post_notice(self, seat: int | None, kind: str, text: str) -> None:
+        """Store a notice and put it in the public log (if a hand is being played).
+
+        Takes the table's lock: notices are numbered in the order they are stored.
+        """
+        async with self.lock:
+            notice = self.notice(seat, kind, text)
+            if notice is None:
+                return
+            table_id = self.id
+            n = len(self.notices)
+            await self.hub.store.write(lambda conn: db.insert_notice(conn, table_id, n, notice))
+            self._add_notice(notice)
+            self.broadcast()
+
+    async def abandon(self) -> None:
+        """Close the table: nobody plays it (the lock is held). Its record is kept."""
+        result = score(self.record())
+        finished = db.now()
+        table_id = self.id
+
+        def job(conn: Any) -> None:
+            db.update_table(conn, table_id, status="abandoned", result=result, finished_at=finished)
+
+        await self.hub.store.write(job)
+        self.status = "abandoned"
+        self.result = result
+        self.finished_at = finished
+        self.stop_bots()
+        log.info("table %s closed: abandoned", self.id)
+        self.broadcast()
+
+    # ------------------------------------------------------------------ bots
+
+    def start_bots(self) -> None:
+        """Start the task that lets bots act (and deals for tables of bots only)."""
+        if self.bot_task is None and not self.closed:
+            self.bot_task = asyncio.create_task(self._bot_loop(), name=f"bots-{self.id}")
+            self.wake.set()
+
+    def stop_bots(self) -> None:
+        """Cancel the bots' task (a search it waits for is dropped or left to finish)."""
+        if self.bot_task is not None:
+            if self.bot_task is not asyncio.current_task():
+                self.bot_task.cancel()
+            self.bot_task = None
+
+    @property
+    def owner(self) -> str:
+        """Whose share of the search workers this table's bots use: its creator's.
+
+        The workers serve their owners in turn, so a client with many tables of search
+        bots gets one share, like a client with one.
+        """
+        if self.creator_client is not None:
+            return f"client:{self.creator_client}"
+        if self.creator is not None:
+            return f"person:{self.creator}"
+        return f"table:{self.id}"
+
+    async def _bot_loop(self) -> None:
+        while not self.closed:
+            await self.wake.wait()
+            self.wake.clear()
+            try:
+                await self._bot_steps()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: bot step failed", self.id)
+                await asyncio.sleep(1.0)
+                self.wake.set()
+
+    def _bot_level(self, seat: int) -> str | None:
+        s = self.seats[self.controller(seat)]
+        return s.level if s.kind == "bot" else None
+
+    async def _pause(self, factor: float = 1.0) -> None:
+        delay = self.hub.settings.bot_delay * factor
+        left = delay - (time.monotonic() - self.changed_at)
+        if left > 0:
+            await asyncio.sleep(left)
+
+    async def _decide(self, level: str, seat: int, seed: str, kind: str) -> Action | None:
+        """Return a bot's decision; a bot that fails is replaced by the heuristic, said."""
+        st = self.table.state
+        a, failure = await self.hub.run_bot(self.owner, level, st.clone(), seat, seed, kind)
+        if failure is not None:
+            hand = len(self.table.match.hands) - 1
+            log.warning("table %s seat %d: %s bot %s", self.id, seat, level, failure)
+            if (hand, seat) not in self._bot_failed:
+                self._bot_failed.add((hand, seat))
+                await self.post_notice(
+                    seat,
+                    "bot",
+                    f"{self.label(seat)}'s {level} bot {failure}: the heuristic decides "
+                    "for it this time",
+                )
+        return a
+
+    async def _bot_steps(self) -> None:
+        while not self.closed:
+            st = self.table.state
+            if st is None:
+                return
+            seq0 = self.seq
+            if st.is_terminal():
+                if self.match_over() or self.people():
+                    return
+                await self._pause(2.0)
+                async with self.lock:
+                    if self.seq == seq0 and not self.people() and not self.closed:
+                        await self.deal()
+                continue
+            job: tuple[int, Action] | None = None
+            turn = st.current_player()
+            hand = len(self.table.match.hands) - 1
+            n = len(st.history())
+            for seat in st.actors():
+                level = self._bot_level(seat)
+                if seat == turn or level is None or (seq0, seat) in self._signal_asked:
+                    continue
+                self._signal_asked.add((seq0, seat))
+                seed = f"{self.seed}:bot:{hand}:{n}:{seat}:signal"
+                sig = await self._decide(level, seat, seed, "signal")
+                if sig is not None:
+                    job = (seat, sig)
+                    break
+            if job is None:
+                level = self._bot_level(turn)
+                if level is None:
+                    return
+                seed = f"{self.seed}:bot:{hand}:{n}:{turn}:act"
+                a = await self._decide(level, turn, seed, "act")
+                if a is None:
+                    log.error("table %s: no bot could decide for seat %d", self.id, turn)
+                    return
+                job = (turn, a)
+            await self._pause()
+            async with self.lock:
+                if self.seq != seq0 or self._bot_level(job[0]) is None or self.closed:
+                    continue
+                state = self.table.state
+                if job[1] not in state.legal_actions(job[0]):  # pragma: no cover - a bot bug
+                    log.error("table %s: bot at seat %d chose an illegal action", self.id, job[0])
+                    return
+                await self.commit_action(*job)
+            if len(self._signal_asked) > 1000:
+                self._signal_asked = {k for k in self._signal_asked if k[0] >= self.seq}
+
+
+def merge_notices(events: list[JSON], notices: list[Notice]) -> list[JSON]:
+    """Return a hand's public events with its notices, each after the actions before it.
+
+    A notice made when ``k`` actions of the hand had been taken comes after everything
+    the ``k``-th action brought (its trick, its meld) and before the next action.
+
+    >>> ev = [{"kind": "action"}, {"kind": "trick"}, {"kind": "action"}]
+    >>> [e["kind"] for e in merge_notices(ev, [Notice(0, 1, 2, "seat", "Ann takes over")])]
+    ['action', 'trick', 'notice', 'action']
+    """
+    if not notices:
+        return events
+    out: list[JSON] = []
+    pending = sorted(notices, key=lambda n: n.actions)
+    done = 0
+    for e in events:
+        if e["kind"] == "action":
+            while pending and pending[0].actions <= done:
+                out.append(_notice_json(pending.pop(0)))
+            done += 1
+        out.append(e)
+    out.extend(_notice_json(n) for n in pending)
+    return out
+
+
+def _notice_json(n: Notice) -> JSON:
+    return {"kind": "notice", "about": n.kind, "seat": n.seat, "text": n.text}
+
+
+__all__ = ["LiveTable", "merge_notices"]
