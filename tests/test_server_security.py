@@ -1135,3 +1135,129 @@ def test_the_access_log_keeps_invites_and_keys_out() -> None:
     assert RedactCodes().filter(record)
     text = record.getMessage()
     assert "SECRET" not in text and "seat=1" in text and "invite=" in text
+    from quintet.server.app import redact
+
+    assert "SECRET" not in redact("/table/t?%69nvite=SECRET&key=SECRET&key=SECRET")
+
+
+def test_dropping_a_slow_client_never_cuts_a_change_in_half(tmp_path: Path) -> None:
+    """A client dropped while its message is being stored: the change is made in full."""
+    import asyncio
+
+    from quintet.server import db as dbm
+
+    with make_client(tmp_path, bot_delay=30.0) as c:
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        body = {"game": "quinto", "seats": ["open", "heuristic", "heuristic", "heuristic"]}
+        tid = c.post("/api/tables", json=body).json()["id"]
+        write = hub.store.write
+
+        async def slow_write(job: Any) -> Any:
+            out = await write(job)  # committed ...
+            await asyncio.sleep(0.3)  # ... and the answer comes late
+            return out
+
+        hub.store.write = slow_write  # type: ignore[method-assign]
+        with c.websocket_connect("/ws", headers={"cookie": f"quintet_person={new_cookie()}"}) as ws:
+            hello(ws, tid)
+            send(ws, {"type": "join", "seat": 0, "name": "Ann"})
+            time.sleep(0.1)  # the join is being stored now
+            lt = hub.tables[tid]
+            (conn,) = lt.conns
+
+            async def overflow() -> None:
+                conn.send("x" * (hub.settings.outbox_bytes + 1))
+
+            c.portal.call(overflow)  # type: ignore[union-attr]
+            time.sleep(1.5)
+        hub.store.write = write  # type: ignore[method-assign]
+        row = c.portal.call(hub.store.read, lambda cn: dbm.load_table(cn, tid))  # type: ignore[union-attr]
+        assert row is not None
+        assert [s.kind for s in row.seats] == [s.kind for s in lt.seats]
+        assert row.hands_dealt == len(lt.table.match.hands)
+
+
+def test_a_cancelled_request_does_not_strand_others_loading_the_same_table(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    with make_client(tmp_path, abandon_after=10.0) as c:
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        tid = c.post("/api/tables", json={"game": "quinto", "seats": ["open"] * 4}).json()["id"]
+        c.portal.call(hub.sweep, time.time() + 11)  # type: ignore[union-attr]
+
+        async def go() -> bool:
+            hub.tables.pop(tid, None)  # as after a restart: in the database only
+            hub._shown.clear()
+            first = asyncio.create_task(hub.get_table(tid))
+            await asyncio.sleep(0)
+            second = asyncio.create_task(hub.get_table(tid))
+            await asyncio.sleep(0)
+            first.cancel()
+            t = await asyncio.wait_for(second, 5)
+            return t is not None and t.status == "abandoned"
+
+        assert c.portal.call(go)  # type: ignore[union-attr]
+
+
+def test_a_hint_reaches_only_the_seat_that_asked_and_uses_the_askers_share(
+    tmp_path: Path,
+) -> None:
+    with make_client(tmp_path, hint_level="pimc", bot_seconds=0.5, search_workers=1) as c:
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        seen: list[str] = []
+        run_bot = hub.run_bot
+
+        async def spy(owner: str, *args: Any) -> Any:
+            seen.append(owner)
+            return await run_bot(owner, *args)
+
+        hub.run_bot = spy  # type: ignore[method-assign,assignment]
+        from quintet.server.messages import CreateTable
+
+        body = CreateTable.model_validate(
+            {
+                "game": "quinto",
+                "seats": ["open", "random", "random", "random"],
+                "seed": 8,
+                "join": {"seat": 0, "name": "Ann"},
+            }
+        )
+        # Created from another address than the one asking for the hint.
+        made = c.portal.call(hub.create_table, body, "a" * 64, "10.9.9.9")  # type: ignore[union-attr]
+        c.get("/")  # this browser's person cookie
+        with c.websocket_connect("/ws") as ws:
+            state = hello(ws, made["id"], token=made["token"])
+            while not state.get("legal"):
+                state = until(ws, "state")
+            send(ws, {"type": "hint", "id": "h"})
+            send(ws, {"type": "leave", "id": "l"})
+            got = []
+            send(ws, {"type": "ping", "id": "p1"})
+            time.sleep(3.0)  # longer than the hint's search
+            send(ws, {"type": "ping", "id": "p2"})
+            while (m := recv(ws)) != {"type": "pong", "ref": "p2", "t": None}:
+                got.append(m["type"])
+        assert "hint" not in got and "left" in got
+        # The hint used the asker's share; the table's bots their creator's.
+        assert seen.count("client:testclient") == 1
+        assert set(seen) == {"client:testclient", "client:10.9.9.9"}
+
+
+def test_the_server_wide_table_limit_counts_each_creation_once(tmp_path: Path) -> None:
+    with make_client(tmp_path, max_tables=3) as c:
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        from quintet.server.messages import CreateTable
+
+        async def go() -> int:
+            import asyncio
+
+            body = CreateTable(game="quinto", seats=["open"] * 4)
+            res = await asyncio.gather(
+                *(hub.create_table(body, f"{i}" * 64, f"10.0.0.{i}") for i in range(3)),
+                return_exceptions=True,
+            )
+            return sum(1 for r in res if isinstance(r, dict))
+
+        assert c.portal.call(go) == 3  # type: ignore[union-attr]

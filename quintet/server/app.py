@@ -21,6 +21,7 @@ from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import parse_qsl, urlencode
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -64,6 +65,14 @@ def _code(value: str | None) -> str | None:
     return value if value is not None and _CODE.fullmatch(value) else None
 
 
+def _release(hub: Hub, client: str | None) -> None:
+    """Count one websocket of ``client`` less."""
+    if client is not None:
+        hub.connections[client] -= 1
+        if hub.connections[client] <= 0:
+            del hub.connections[client]
+
+
 def hub_of(request: Request) -> Hub:
     """Return the app's hub (a FastAPI dependency)."""
     hub: Hub = request.app.state.hub
@@ -96,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if not settings.db_url:
         settings.db_url = db.default_db_url()
     settings.check()
+    _redact_access_log()  # however the app is served (run(), or uvicorn --factory)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -403,7 +413,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if client is not None and hub.connections[client] >= settings.max_connections:
             await ws.close(1008, "too many connections from this address")
             return
-        await ws.accept()
+        if client is not None:
+            hub.connections[client] += 1  # counted before any await: no race past the cap
+        try:
+            await ws.accept()
+        except BaseException:
+            _release(hub, client)
+            raise
 
         async def close(code: int, reason: str) -> None:
             await ws.close(code, reason)
@@ -412,20 +428,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         conn.client = client
         me = asyncio.current_task()
         conn.on_drop = lambda: hub.disconnect(conn)
-        if me is not None:
-            task = me
+        receiving = False
 
-            def abort() -> None:
-                task.cancel()
+        def abort() -> None:
+            # A dropped client's handler ends between messages, never inside one (a
+            # cancelled handler could leave a stored change unmade in memory): cancel
+            # only a wait for the next message.
+            if receiving and me is not None:
+                me.cancel()
 
-            conn.abort = abort
-        if client is not None:
-            hub.connections[client] += 1
+        conn.abort = abort
         sender = asyncio.create_task(conn.sender())
         try:
-            while True:
-                m = await ws.receive()
-                if m["type"] == "websocket.disconnect":
+            while not conn.dropped.is_set():
+                receiving = True
+                try:
+                    m = await ws.receive()
+                finally:
+                    receiving = False
+                if m["type"] == "websocket.disconnect" or conn.dropped.is_set():
                     break
                 text = m.get("text")
                 if text is None:
@@ -440,10 +461,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             me.uncancel()  # a client too slow to read: its socket is left to the server
         finally:
             hub.disconnect(conn)
-            if client is not None:
-                hub.connections[client] -= 1
-                if hub.connections[client] <= 0:
-                    del hub.connections[client]
+            _release(hub, client)
             await asyncio.sleep(0)
             sender.cancel()
 
@@ -465,7 +483,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-_SECRET_QUERY = re.compile(r"((?:^|[?&])(?:key|invite|token)=)[^&\s]*")
+_SECRET_NAMES = frozenset({"key", "invite", "token"})
+
+
+def redact(path: str) -> str:
+    """Return a request path with the values of ``key``, ``invite`` and ``token`` blanked.
+
+    >>> redact("/table/T?seat=1&%69nvite=SECRET")
+    '/table/T?seat=1&invite=%E2%80%A6'
+    """
+    base, sep, query = path.partition("?")
+    if not sep:
+        return path
+    pairs = parse_qsl(query, keep_blank_values=True)
+    if not any(k in _SECRET_NAMES for k, _ in pairs):
+        return path
+    return base + "?" + urlencode([(k, "…" if k in _SECRET_NAMES else v) for k, v in pairs])
 
 
 class RedactCodes(logging.Filter):
@@ -474,10 +507,14 @@ class RedactCodes(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         args = record.args
         if isinstance(args, tuple):
-            record.args = tuple(
-                _SECRET_QUERY.sub(r"\1…", a) if isinstance(a, str) and "=" in a else a for a in args
-            )
+            record.args = tuple(redact(a) if isinstance(a, str) and "?" in a else a for a in args)
         return True
+
+
+def _redact_access_log() -> None:
+    access = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, RedactCodes) for f in access.filters):
+        access.addFilter(RedactCodes())
 
 
 def run(
@@ -499,7 +536,6 @@ def run(
     sys.setswitchinterval(0.0005)
 
     logging.basicConfig(level=log_level.upper(), format="%(levelname)-9s%(name)s: %(message)s")
-    logging.getLogger("uvicorn.access").addFilter(RedactCodes())
     app = create_app(settings)
     uvicorn.run(
         app,

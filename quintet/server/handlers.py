@@ -87,7 +87,8 @@ class Handlers:
             conn.send(error("server_error", None, None if msg is None else msg.id))
 
     def detach(self, conn: Conn) -> None:
-        """Take a connection off its table."""
+        """Take a connection off its table (and drop the hint being worked out for it)."""
+        drop_hint(conn)
         t = conn.table
         if t is None:
             return
@@ -105,10 +106,8 @@ class Handlers:
             self.tables.pop(t.id, None)
 
     def disconnect(self, conn: Conn) -> None:
-        """Forget a closed connection (and the hint being worked out for it)."""
+        """Forget a closed connection."""
         conn.closed = True
-        if conn.hint_task is not None:
-            conn.hint_task.cancel()
         self.detach(conn)
 
     def _hold(self, t: LiveTable, person: str | None, seat: int) -> str | None:
@@ -145,6 +144,7 @@ class Handlers:
         """Give ``seat``'s connection to ``conn``; the one holding it is told and closed."""
         old = t.seat_conn.get(seat)
         if old is not None and old is not conn:
+            drop_hint(old)
             old.send(error("taken_over", "this seat was taken over by another connection"))
             t.conns.discard(old)
             old.table = None
@@ -261,6 +261,7 @@ class Handlers:
             if t.seat_conn.get(seat) is conn:
                 del t.seat_conn[seat]
             t.ready.discard(seat)
+            drop_hint(conn)
             conn.seat = None
             conn.reset_cursors()
             log.info("table %s: seat %d left", t.id, seat)
@@ -367,11 +368,29 @@ class Handlers:
         seed = f"{secrets.randbits(32)}:hint"
         state = st.clone()
 
+        mine = conn.seat
+        # The asker's share of the workers, not the table creator's.
+        owner = f"client:{conn.client}" if conn.client is not None else t.owner
+
         async def work() -> None:
-            a, _ = await self.run_bot(t.owner, level, state, seat, seed, kind)
+            try:
+                a, _ = await self.run_bot(owner, level, state, seat, seed, kind)
+            except Exception:
+                log.exception("connection %d: hint failed", conn.id)
+                conn.send(error("server_error", None, msg.id))
+                return
+            if conn.table is not t or conn.seat != mine:
+                return  # the player left, or went to another table, meanwhile
             if a is None:
                 a = state.legal_actions(seat)[0] if kind == "act" else None
-            out: JSON = {"type": "hint", "ref": msg.id, "seq": seq, "seat": seat, "level": level}
+            out: JSON = {
+                "type": "hint",
+                "ref": msg.id,
+                "table": t.id,
+                "seq": seq,
+                "seat": seat,
+                "level": level,
+            }
             if a is None:
                 out.update({"action": None, "text": "no signal"})
             else:
@@ -379,6 +398,13 @@ class Handlers:
             conn.send(out)
 
         conn.hint_task = asyncio.create_task(work(), name=f"hint-{conn.id}")
+
+
+def drop_hint(conn: Conn) -> None:
+    """Cancel the hint being worked out for ``conn``, if any."""
+    if conn.hint_task is not None:
+        conn.hint_task.cancel()
+        conn.hint_task = None
 
 
 def parse_client_action(

@@ -70,11 +70,12 @@ class Hub(Handlers):
         self.analysis_clients: Counter[str] = Counter()  # analyses waiting, by client
         per_minute = 60.0
         self.create_buckets = Buckets(settings.create_rate / per_minute, settings.create_burst)
-        self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self._loading: dict[str, asyncio.Task[LiveTable | None]] = {}
         self._shown: OrderedDict[str, None] = OrderedDict()
         #: Open websockets by client address (bounded by ``max_connections``).
         self.connections: Counter[str] = Counter()
         self._creating: Counter[str] = Counter()  # tables being created, by client
+        self._creating_total = 0
         self.replays: dict[str, JSON] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._handlers: dict[type, Callable[[Conn, LiveTable, Any], Any]] = {
@@ -241,7 +242,7 @@ class Hub(Handlers):
         """
         settings = self.settings
         live = self.in_play()
-        if len(live) + sum(self._creating.values()) >= settings.max_tables:
+        if len(live) + self._creating_total >= settings.max_tables:
             raise FieldError("", "the server has as many tables as it can hold", 503, "busy")
         for name, value in body.options.items():
             limit = settings.option_limits.get(name)
@@ -346,9 +347,11 @@ class Hub(Handlers):
         )
         for k in keys:
             self._creating[k] += 1
+        self._creating_total += 1
         try:
             await self.store.write(lambda conn: db.insert_table(conn, row))
         finally:
+            self._creating_total -= 1
             for k in keys:
                 self._creating[k] -= 1
                 if self._creating[k] <= 0:
@@ -390,27 +393,31 @@ class Hub(Handlers):
             return t
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
             return None
-        pending = self._loading.get(table_id)
-        if pending is not None:
-            return await pending
-        fut: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
-        self._loading[table_id] = fut
-        try:
-            row = await self.store.read(lambda conn: db.load_table(conn, table_id))
-            t = None
-            if row is not None:
-                t = self.tables.get(table_id) or LiveTable(self, row)
-                self.tables[table_id] = t
-                t.start_bots()
-                if t.closed:
-                    self._remember(t)
-            fut.set_result(t)
-            return t
-        except Exception as e:
-            fut.set_exception(e)
-            raise
-        finally:
+        # One load per table, in a task of its own: a requester that is cancelled (its
+        # connection went away) cancels nothing that others wait for.
+        task = self._loading.get(table_id)
+        if task is None:
+            task = asyncio.create_task(self._load(table_id), name=f"load-{table_id}")
+            self._loading[table_id] = task
+            task.add_done_callback(lambda done: self._loaded(table_id, done))
+        return await asyncio.shield(task)
+
+    def _loaded(self, table_id: str, task: asyncio.Task[LiveTable | None]) -> None:
+        if self._loading.get(table_id) is task:
             del self._loading[table_id]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s could not be loaded: %r", table_id, task.exception())
+
+    async def _load(self, table_id: str) -> LiveTable | None:
+        row = await self.store.read(lambda conn: db.load_table(conn, table_id))
+        if row is None:
+            return None
+        t = self.tables.get(table_id) or LiveTable(self, row)
+        self.tables[table_id] = t
+        t.start_bots()
+        if t.closed:
+            self._remember(t)
+        return t
 
     def _remember(self, t: LiveTable) -> None:
         """Keep a table that is over in memory among the last few shown, and no more.
