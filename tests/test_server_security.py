@@ -148,6 +148,21 @@ def invite_of(links: list[JSON], seat: int) -> str:
     return str(url.split("invite=")[1])
 
 
+def two_players(people: Any, bots: str = "heuristic") -> tuple[Any, Any, JSON, Any, Any]:
+    """Ann (seat 0) and Bea (seat 1) seated at a new table with two bots: the hand is dealt.
+
+    Returns both people, the table and their sockets.
+    """
+    ann, bea = people(), people()
+    t = ann.create(seats=["open", "open", bots, bots], join={"seat": 0, "name": "Ann"})
+    a = ann.ws()
+    hello(a, t["id"], token=t["token"])
+    b = bea.ws()
+    hello(b, t["id"])
+    join(b, 1, "Bea")
+    return ann, bea, t, a, b
+
+
 def hands_seen(state: JSON) -> list[int]:
     return [s for s, h in enumerate(state["hand"]["hands"]) if h is not None]
 
@@ -931,15 +946,7 @@ def test_a_message_overtaken_by_another_tab_is_refused_not_a_server_error(people
 
 
 def test_notices_posted_at_once_are_numbered_apart(people: Any) -> None:
-    ann, bea = people(), people()
-    t = ann.create(
-        seats=["open", "open", "heuristic", "heuristic"], join={"seat": 0, "name": "Ann"}
-    )
-    a = ann.ws()
-    hello(a, t["id"], token=t["token"])
-    b = bea.ws()
-    hello(b, t["id"])
-    join(b, 1, "Bea")
+    ann, _bea, t, _a, b = two_players(people)
     answer(b, {"type": "leave"})
     client = ann.client
     hub: Hub = client.app.state.hub
@@ -981,15 +988,7 @@ def test_a_ping_with_nan_or_infinity_is_refused_and_nothing_sent_is_not_json(
 
 
 def test_a_bots_seat_needs_its_invite_even_for_its_former_player(people: Any) -> None:
-    ann, bea = people(), people()
-    t = ann.create(
-        seats=["open", "open", "heuristic", "heuristic"], join={"seat": 0, "name": "Ann"}
-    )
-    a = ann.ws()
-    hello(a, t["id"], token=t["token"])
-    b = bea.ws()
-    hello(b, t["id"])
-    join(b, 1, "Bea")
+    ann, _bea, t, a, b = two_players(people)
     answer(b, {"type": "leave"})
     send(a, {"type": "replace", "seat": 1, "level": "heuristic"})
     drain(a)

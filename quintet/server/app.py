@@ -37,7 +37,7 @@ from quintet.server.db import CLOSED, Store
 from quintet.server.live import FieldError, Hub, LiveTable
 from quintet.server.messages import CreateTable, describe
 from quintet.server.protocol import MAX_MESSAGE, PROTOCOL_VERSION, error
-from quintet.server.security import CSP, Guard, origin_allowed, person_of_scope
+from quintet.server.security import CSP, Guard, count_down, origin_allowed, person_of_scope
 from quintet.server.settings import Settings
 from quintet.server.workers import PoolBusy
 
@@ -63,14 +63,6 @@ def _not_found() -> JSONResponse:
 def _code(value: str | None) -> str | None:
     """Return a link code from a query or header if it is well formed, else None."""
     return value if value is not None and _CODE.fullmatch(value) else None
-
-
-def _release(hub: Hub, client: str | None) -> None:
-    """Count one websocket of ``client`` less."""
-    if client is not None:
-        hub.connections[client] -= 1
-        if hub.connections[client] <= 0:
-            del hub.connections[client]
 
 
 def hub_of(request: Request) -> Hub:
@@ -383,9 +375,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 log.exception("analysis of %s failed", table_id)
             finally:
                 hub.analyses.pop(table_id, None)
-                hub.analysis_clients[client] -= 1
-                if hub.analysis_clients[client] <= 0:
-                    del hub.analysis_clients[client]
+                count_down(hub.analysis_clients, client)
 
         hub.analysis_clients[client] += 1
         hub.analyses[table_id] = asyncio.create_task(work())
@@ -418,7 +408,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             await ws.accept()
         except BaseException:
-            _release(hub, client)
+            if client is not None:
+                count_down(hub.connections, client)
             raise
 
         async def close(code: int, reason: str) -> None:
@@ -461,7 +452,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             me.uncancel()  # a client too slow to read: its socket is left to the server
         finally:
             hub.disconnect(conn)
-            _release(hub, client)
+            if client is not None:
+                count_down(hub.connections, client)
             await asyncio.sleep(0)
             sender.cancel()
 

@@ -57,15 +57,21 @@ tables_t = sa.Table(
     sa.Index("ix_quintet_tables_status", "status"),
 )
 
-seats_t = sa.Table(
-    "quintet_seats",
-    metadata,
-    sa.Column(
+
+def _table_ref() -> sa.Column[str]:
+    """The ``table_id`` column of a table's rows: part of their key, gone with the table."""
+    return sa.Column(
         "table_id",
         sa.String(32),
         sa.ForeignKey("quintet_tables.id", ondelete="CASCADE"),
         primary_key=True,
-    ),
+    )
+
+
+seats_t = sa.Table(
+    "quintet_seats",
+    metadata,
+    _table_ref(),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("kind", sa.String(8), nullable=False),
     sa.Column("level", sa.String(64), nullable=True),
@@ -80,12 +86,7 @@ seats_t = sa.Table(
 holders_t = sa.Table(
     "quintet_holders",
     metadata,
-    sa.Column(
-        "table_id",
-        sa.String(32),
-        sa.ForeignKey("quintet_tables.id", ondelete="CASCADE"),
-        primary_key=True,
-    ),
+    _table_ref(),
     sa.Column("person", sa.String(64), primary_key=True),
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
@@ -97,12 +98,7 @@ holders_t = sa.Table(
 notices_t = sa.Table(
     "quintet_notices",
     metadata,
-    sa.Column(
-        "table_id",
-        sa.String(32),
-        sa.ForeignKey("quintet_tables.id", ondelete="CASCADE"),
-        primary_key=True,
-    ),
+    _table_ref(),
     sa.Column("n", sa.Integer, primary_key=True),
     sa.Column("hand", sa.Integer, nullable=False),
     sa.Column("actions", sa.Integer, nullable=False),
@@ -115,12 +111,7 @@ notices_t = sa.Table(
 actions_t = sa.Table(
     "quintet_actions",
     metadata,
-    sa.Column(
-        "table_id",
-        sa.String(32),
-        sa.ForeignKey("quintet_tables.id", ondelete="CASCADE"),
-        primary_key=True,
-    ),
+    _table_ref(),
     sa.Column("seq", sa.Integer, primary_key=True),
     sa.Column("hand", sa.Integer, nullable=False),
     sa.Column("seat", sa.Integer, nullable=False),
@@ -131,12 +122,7 @@ actions_t = sa.Table(
 analysis_t = sa.Table(
     "quintet_analysis",
     metadata,
-    sa.Column(
-        "table_id",
-        sa.String(32),
-        sa.ForeignKey("quintet_tables.id", ondelete="CASCADE"),
-        primary_key=True,
-    ),
+    _table_ref(),
     sa.Column("data", sa.JSON, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )

@@ -301,8 +301,6 @@ class Handlers:
 
     async def on_act(self, conn: Conn, t: LiveTable, msg: Act) -> None:
         """``act``: take an action for a seat this connection decides for."""
-        if conn.seat is None:
-            raise ProtocolError("not_player")
         async with t.lock:
             mine = self._seated(conn, t)
             state = t.table.state
@@ -331,8 +329,6 @@ class Handlers:
 
     async def on_next(self, conn: Conn, t: LiveTable, msg: Next) -> None:
         """``next``: this player is ready for the next hand."""
-        if conn.seat is None:
-            raise ProtocolError("not_player")
         async with t.lock:
             seat = self._seated(conn, t)
             st = t.table.state

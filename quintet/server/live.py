@@ -32,7 +32,7 @@ from quintet.server.db import SeatRow, Store, TableRow
 from quintet.server.handlers import Handlers, parse_client_action, scrub
 from quintet.server.livetable import LiveTable, merge_notices
 from quintet.server.messages import Act, CreateTable, FieldError, Hint, Join, Leave, Next, Replace
-from quintet.server.security import Buckets, hash_token
+from quintet.server.security import Buckets, count_down, hash_token
 from quintet.server.settings import SEARCH_LEVELS, Settings
 from quintet.server.workers import PoolBusy, PoolClosed, SearchFailed, SearchPool, SearchTimeout
 from quintet.table import Table
@@ -353,9 +353,7 @@ class Hub(Handlers):
         finally:
             self._creating_total -= 1
             for k in keys:
-                self._creating[k] -= 1
-                if self._creating[k] <= 0:
-                    del self._creating[k]
+                count_down(self._creating, k)
         t = LiveTable(self, row)
         t.creator_client = client
         self.tables[t.id] = t

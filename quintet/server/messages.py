@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -39,18 +39,17 @@ def _encodable(s: str) -> str:
     return s
 
 
-def _name(s: str) -> str:
-    n = " ".join(s.split())
-    if not 1 <= len(n) <= 40 or not n.isprintable():
-        raise ValueError("a display name is 1 to 40 printable characters")
-    return n
+def _printable(what: str, low: int, high: int) -> Callable[[str], str]:
+    """Return a check of a line of ``low`` to ``high`` printable characters (spaces collapsed)."""
 
+    def check(s: str) -> str:
+        n = " ".join(s.split())
+        if not low <= len(n) <= high or not n.isprintable():
+            size = f"{low} to {high}" if low else f"up to {high}"
+            raise ValueError(f"{what} is {size} printable characters")
+        return n
 
-def _title(s: str) -> str:
-    n = " ".join(s.split())
-    if len(n) > 80 or not n.isprintable():
-        raise ValueError("a title is up to 80 printable characters")
-    return n
+    return check
 
 
 #: Text a client sends: a string that encodes to UTF-8.
@@ -60,11 +59,11 @@ Code = Annotated[StrictStr, Field(min_length=1, max_length=64, pattern=r"^[A-Za-
 #: A seat number (the table checks it against the game's seats).
 SeatNo = StrictInt
 #: A display name: 1 to 40 printable characters, inner spaces collapsed.
-Name = Annotated[Text, Field(max_length=200), AfterValidator(_name)]
+Name = Annotated[Text, Field(max_length=200), AfterValidator(_printable("a display name", 1, 40))]
 #: A bot level's name (the server says which exist).
 LevelName = Annotated[Text, Field(min_length=1, max_length=64)]
 #: A table's title: up to 80 printable characters, inner spaces collapsed.
-Title = Annotated[Text, Field(max_length=400), AfterValidator(_title)]
+Title = Annotated[Text, Field(max_length=400), AfterValidator(_printable("a title", 0, 80))]
 #: A number a client may send (no NaN or infinity: they are not JSON).
 Number = StrictInt | Annotated[StrictFloat, Field(allow_inf_nan=False)]
 #: A message id, given back as ``ref``.

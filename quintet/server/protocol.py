@@ -1,8 +1,9 @@
-"""The websocket protocol's constants, error codes and message checks.
+"""The websocket protocol's constants, error codes and the encoding of what the server sends.
 
 Every message is one JSON object with a ``type``. See docs/server.md for each message
 with examples. Any message may carry an ``id`` (a string or number up to 64 characters):
-the answer to it, or the error it causes, carries it back as ``ref``.
+the answer to it, or the error it causes, carries it back as ``ref``. What a client may
+send is declared in :mod:`quintet.server.messages`.
 """
 
 from __future__ import annotations
@@ -92,83 +93,3 @@ _ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=
 def dumps(obj: Any) -> str:
     """Return compact JSON text."""
     return _ENCODE(obj)
-
-
-def parse(text: str) -> dict[str, Any]:
-    """Return the message object of a client's text frame.
-
-    Raises:
-        ProtocolError: too_large, bad_json, bad_message or unknown_type.
-    """
-    if len(text) > MAX_MESSAGE or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
-        raise ProtocolError("too_large")
-    try:
-        msg = json.loads(text)
-    except (ValueError, RecursionError):
-        raise ProtocolError("bad_json") from None
-    if not isinstance(msg, dict):
-        raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
-    kind = msg.get("type")
-    if not isinstance(kind, str):
-        raise ProtocolError("bad_message", "a message needs a 'type' string")
-    if kind not in CLIENT_TYPES:
-        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
-    return msg
-
-
-def ref_of(msg: Any) -> Any:
-    """Return a message's ``id`` if it is a short string or an integer, else None."""
-    if not isinstance(msg, dict):
-        return None
-    ref = msg.get("id")
-    if isinstance(ref, bool):
-        return None
-    if isinstance(ref, int) or (isinstance(ref, str) and len(ref) <= 64):
-        return ref
-    return None
-
-
-def get_int(msg: dict[str, Any], name: str, required: bool = True) -> int | None:
-    """Return an integer field.
-
-    Raises:
-        ProtocolError: bad_message when missing (and required) or not an integer.
-    """
-    if name not in msg or msg[name] is None:
-        if required:
-            raise ProtocolError("bad_message", f"'{msg.get('type')}' needs an integer '{name}'")
-        return None
-    v = msg[name]
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ProtocolError("bad_message", f"'{name}' must be an integer")
-    return v
-
-
-def get_str(msg: dict[str, Any], name: str, required: bool = True, limit: int = 200) -> str | None:
-    """Return a string field (at most ``limit`` characters).
-
-    Raises:
-        ProtocolError: bad_message when missing (and required), not a string or too long.
-    """
-    if name not in msg or msg[name] is None:
-        if required:
-            raise ProtocolError("bad_message", f"'{msg.get('type')}' needs a string '{name}'")
-        return None
-    v = msg[name]
-    if not isinstance(v, str):
-        raise ProtocolError("bad_message", f"'{name}' must be a string")
-    if len(v) > limit:
-        raise ProtocolError("bad_message", f"'{name}' is longer than {limit} characters")
-    return v
-
-
-def clean_name(name: str) -> str:
-    """Return a display name stripped of surrounding space.
-
-    Raises:
-        ProtocolError: bad_name (empty, over 40 characters, or with control characters).
-    """
-    n = " ".join(name.split())
-    if not 1 <= len(n) <= 40 or not n.isprintable():
-        raise ProtocolError("bad_name")
-    return n

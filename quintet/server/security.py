@@ -23,6 +23,7 @@ import json
 import re
 import secrets
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any
@@ -245,6 +246,13 @@ def _replay(body: bytes) -> Receive:
         return {"type": "http.disconnect"}
 
     return receive
+
+
+def count_down(counter: Counter[str], key: str) -> None:
+    """Count one ``key`` less, forgetting keys that reach zero (counters stay small)."""
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]
 
 
 class Buckets:
