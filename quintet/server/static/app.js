@@ -84,6 +84,12 @@ function actionKey(a) {
     default: return a.type;
   }
 }
+// A hint stands while the table is where it was asked, or while the action it names is
+// still legal (another seat's Quintus signal changes the table, not this seat's choice).
+function hintHolds(hint, st) {
+  if (hint.seq === st.seq) return true;
+  return !!hint.action && (st.legal || []).some((l) => sameAction(l, hint.action));
+}
 // A table that is over: finished, or closed by the server as abandoned.
 function isOver(st) { return st.status === "finished" || st.status === "abandoned"; }
 function sameAction(a, b) { return a && b && a.seat === b.seat && actionKey(a) === actionKey(b); }
@@ -797,7 +803,7 @@ function tablePage() {
       T.flash = null;
     }
     if (!prev || prev.seq !== m.seq) T.sentSeq = null;
-    if (T.hint && T.hint.seq !== m.seq) T.hint = null;
+    if (T.hint && !hintHolds(T.hint, m)) T.hint = null;
     T.state = m;
     document.body.dataset.seq = `${m.seq}`;
     document.body.dataset.status = m.status;
@@ -945,7 +951,7 @@ function tablePage() {
     if (!busy) for (const a of st.legal) if (a.type === "play") legal.set(`${a.seat}:${a.card}`, a);
     if (T.selected && !legal.has(T.selected)) T.selected = null;
     let hinted = null;
-    if (T.hint && T.hint.seq === st.seq && T.hint.action && T.hint.action.type === "play") {
+    if (T.hint && hintHolds(T.hint, st) && T.hint.action && T.hint.action.type === "play") {
       hinted = `${T.hint.action.seat}:${T.hint.action.card}`;
       if (!T.selected) T.selected = hinted;
     }
@@ -1023,7 +1029,7 @@ function tablePage() {
     const prompt = $("#prompt");
     const h = st.hand;
     const legal = (st.legal || []).filter((a) => a.type !== "play");
-    const hint = T.hint && T.hint.seq === st.seq ? T.hint.action : null;
+    const hint = T.hint && hintHolds(T.hint, st) ? T.hint.action : null;
     const sig = JSON.stringify([legal, busy, hint, st.seq]);
     if (sig === T.sig.actions) return;
     T.sig.actions = sig;
@@ -1095,7 +1101,7 @@ function tablePage() {
     $("#leave").hidden = !player || isOver(st);
     $("#lastbtn").disabled = !(st.last_trick || (h && h.tricks_played));
     const ht = $("#hinttext");
-    if (T.hint && T.hint.seq === st.seq) {
+    if (T.hint && hintHolds(T.hint, st)) {
       const a = T.hint.action;
       ht.textContent = a ? `Hint: ${a.type === "play" ? `play the ${Cards.name(a.card)}` : actionText(a)} (Enter)` : "Hint: no signal now";
     } else ht.textContent = "";
