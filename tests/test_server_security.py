@@ -639,42 +639,9 @@ def test_abandoned_tables_are_closed_leave_the_lobby_and_keep_their_record(
 # ------------------------------------- 3. the search workers die with the server
 
 
-def _children(pid: int) -> set[int]:
-    out: set[int] = set()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        if ppid == pid:
-            out.add(int(entry))
-    for child in list(out):
-        out |= _children(child)
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-
-
-def _cpu(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
 def test_search_workers_exit_within_two_seconds_of_the_server(tmp_path: Path, how: int) -> None:
-    from quintet.server.testing import ServerProcess, create_table
+    from quintet.server.testing import ServerProcess, alive, cpu_seconds, create_table, descendants
 
     server = ServerProcess(
         f"sqlite:///{tmp_path / 'w.db'}",
@@ -688,19 +655,19 @@ def test_search_workers_exit_within_two_seconds_of_the_server(tmp_path: Path, ho
         deadline = time.monotonic() + 60
         busy: list[int] = []
         while time.monotonic() < deadline and not busy:
-            kids = _children(pid)
-            before = {k: _cpu(k) for k in kids}
+            kids = descendants(pid)
+            before = {k: cpu_seconds(k) for k in kids}
             time.sleep(0.5)
-            busy = [k for k in kids if _cpu(k) - before[k] > 0.2]
+            busy = [k for k in kids if cpu_seconds(k) - before[k] > 0.2]
         assert busy, "no worker is searching"
-        kids = _children(pid)
+        kids = descendants(pid)
         assert len(kids) >= 2  # the worker and multiprocessing's resource tracker
         server.proc.send_signal(how)
         server.proc.wait(10)
         t0 = time.monotonic()
-        while any(_alive(k) for k in kids) and time.monotonic() - t0 < 2.0:
+        while any(alive(k) for k in kids) and time.monotonic() - t0 < 2.0:
             time.sleep(0.02)
-        left = [k for k in kids if _alive(k)]
+        left = [k for k in kids if alive(k)]
         for k in left:
             os.kill(k, signal.SIGKILL)
         assert not left, f"{len(left)} processes outlived the server by 2 s"
@@ -1260,3 +1227,110 @@ def test_the_server_wide_table_limit_counts_each_creation_once(tmp_path: Path) -
             return sum(1 for r in res if isinstance(r, dict))
 
         assert c.portal.call(go) == 3  # type: ignore[union-attr]
+
+
+def test_each_refusal_says_what_is_wrong(tmp_path: Path) -> None:
+    """The error message of every bad input these defences refuse."""
+    with make_client(tmp_path, max_spectators=1) as c, ExitStack() as stack:
+
+        def post(body: Any, headers: dict[str, str] | None = None) -> JSON:
+            raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+            h = {"content-type": "application/json"} | (headers or {})
+            r = c.post("/api/tables", content=raw, headers=h)
+            assert 400 <= r.status_code < 500, r.text
+            err: JSON = r.json()["error"]
+            return err
+
+        level = post({"seats": ["open", "pimc:seconds=20", "open", "open"]})["message"]
+        assert level == (
+            "no bot level 'pimc:seconds=20' here (offered: random, heuristic, pimc, ismcts)"
+        )
+        assert post({"options": {"target": 6000}})["message"] == "at most 5000 on this server"
+        lone = post({"game": "quintus", "lone_seat": 1})["message"]
+        assert lone == "only the dummy variant has a lone player"
+        assert post({"seats": ["open"] * 3})["message"] == "list the 4 seats of quinto, not 3"
+        assert "no lone surrogates" in post(b'{"title": "x\\ud800"}')["message"]
+        assert post({"title": "a\x00b"})["message"] == (
+            "title: a title is up to 80 printable characters"
+        )
+        assert post({"join": {"seat": 0, "name": " "}})["message"] == (
+            "join.name: a display name is 1 to 40 printable characters"
+        )
+        assert post({"colour": 1})["message"] == "colour: Extra inputs are not permitted"
+        assert post(b"{")["message"] == "the body is not JSON"
+        assert post(b"[" * 20_000)["message"] == "the body is over 16384 bytes"
+        assert post({}, {"content-type": "text/plain"})["message"] == (
+            "send the body as application/json"
+        )
+        assert post({}, {"origin": "https://evil.example"})["message"] == (
+            "requests from other sites are refused"
+        )
+        r = c.get("/api/games", params={"offset": 2**63})
+        assert r.json()["error"]["field"] == "offset"
+        assert "less than or equal to 1000000" in r.json()["error"]["message"]
+
+        t = c.post("/api/tables", json={"seats": ["open", "heuristic", "open", "open"]}).json()
+        ws = stack.enter_context(
+            c.websocket_connect("/ws", headers={"cookie": f"quintet_person={new_cookie()}"})
+        )
+
+        def says(msg: JSON | str, code: str) -> str:
+            send(ws, msg)
+            while (m := recv(ws))["type"] == "state":
+                pass
+            assert m["type"] == "error" and m["code"] == code, m
+            text: str = m["message"]
+            return text
+
+        assert says({"type": "foo"}, "unknown_type") == "unknown message type 'foo'"
+        assert says({"type": "join", "seat": "0", "name": "A"}, "bad_message") == (
+            "'join': seat: Input should be a valid integer"
+        )
+        assert "'hello': invite: String should match pattern" in says(
+            {"type": "hello", "table": t["id"], "invite": "éééé"}, "bad_message"
+        )
+        assert "finite number" in says('{"type": "ping", "t": NaN}', "bad_message")
+        assert "no lone surrogates" in says('{"type": "ping", "id": "\\ud800"}', "bad_message")
+        hello(ws, t["id"])
+        assert says({"type": "join", "seat": 1, "name": "A"}, "bad_invite") == (
+            "a bot's seat is taken with its invite link"
+        )
+        join(ws, 0, "Ann")
+        assert says({"type": "replace", "seat": 2, "level": "genius"}, "bad_level") == (
+            "no bot level 'genius' here (offered: random, heuristic, pimc, ismcts)"
+        )
+        assert answer(ws, {"type": "leave"})["type"] == "left"
+        assert says({"type": "join", "seat": 2, "name": "Ann"}, "already_seated") == (
+            "you have played North at this table: one person plays one seat"
+        )
+        nobody = stack.enter_context(c.websocket_connect("/ws", headers={"cookie": ""}))
+        send(nobody, {"type": "hello", "table": t["id"]})
+        assert recv(nobody)["code"] == "full"  # the one spectator place is taken
+        from quintet.server.protocol import ERRORS
+
+        assert ERRORS["full"] == "the table has as many spectators as it can take"
+        assert ERRORS["no_person"].startswith("this connection has no person cookie")
+
+
+def test_the_limits_say_what_was_reached(tmp_path: Path) -> None:
+    with make_client(tmp_path, create_rate=1.0, create_burst=1, max_tables_per_client=5) as c:
+        body = {"game": "quinto", "seats": ["open"] * 4}
+        assert c.post("/api/tables", json=body).status_code == 201
+        err = c.post("/api/tables", json=body).json()["error"]
+        assert err["code"] == "rate_limited"
+        assert err["message"].startswith("too many new tables: try again in")
+    with make_client(tmp_path, name="t", max_tables_per_client=1, max_tables=2) as c:
+        body = {"game": "quinto", "seats": ["open"] * 4}
+        assert c.post("/api/tables", json=body).status_code == 201
+        err = c.post("/api/tables", json=body).json()["error"]
+        assert err == {
+            "code": "too_many_tables",
+            "message": "you have 1 tables in play: finish some first",
+        }
+        other = {"cookie": f"quintet_person={new_cookie()}"}
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        for t in hub.tables.values():
+            t.creator_client = None
+        assert c.post("/api/tables", json=body, headers=other).status_code == 201
+        err = c.post("/api/tables", json=body).json()["error"]
+        assert err == {"code": "busy", "message": "the server has as many tables as it can hold"}

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -321,3 +322,42 @@ def first_choice(client: SeatClient, state: JSON) -> JSON | None:
             found: JSON = a
             return found
     return None
+
+
+# ------------------------------------------------------------ process trees (Linux)
+
+
+def _stat(pid: int | str) -> list[str] | None:
+    """Return the fields of ``/proc/PID/stat`` after the command name, or None."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text.rsplit(")", 1)[1].split()
+
+
+def descendants(pid: int) -> set[int]:
+    """Return the pids of every process below ``pid`` now (children, theirs, ...)."""
+    out: set[int] = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat(entry)
+            if fields is not None and int(fields[1]) == pid:
+                out.add(int(entry))
+    for child in list(out):
+        out |= descendants(child)
+    return out
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie or a dead process does not)."""
+    fields = _stat(pid)
+    return fields is not None and fields[0] not in ("Z", "X")
+
+
+def cpu_seconds(pid: int) -> float:
+    """Return the CPU seconds ``pid`` has used (user and system), 0 if it is gone."""
+    fields = _stat(pid)
+    if fields is None:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
