@@ -9,9 +9,19 @@ side 0's points minus side 1's from the node to the end of the hand. A trick is 
 ``tv`` (the multiplier) plus its quints; the winner of the last trick adds ``cach``
 (the cachette's quints and one more trick). Side 0 maximizes, side 1 minimizes.
 
-The table is keyed by a *canonical* form of the position: within a suit, cards from
-six to king carry no quint, so only their order and owners matter, not their ranks.
-Positions that differ only in which plain cards were played share an entry.
+The table is keyed by a *canonical* form of the position (``canonical``): within a
+suit, a card that can score no more quint (six to king; a 2, 3, 4 or ace whose partner
+is gone or in the same hand, since one player puts one card on a trick) is known only
+by its order and owner, not its rank. Positions that differ only in such cards share
+an entry, and such cards next to each other in one hand are one move. The entries'
+bounds hold for as long as the trick value, the cachette and the joker rule are the
+same, so a solver keeps its table from one search to the next while they are.
+
+Before searching a trick-boundary node, bounds on its value (the points left, the
+tricks each side surely wins: cards above all the other side's, and the leader's
+quick tricks in suits both opponents must follow) may cut it at once. The exact value
+comes from null-window searches (MTD(f)) starting from the value of one line of play
+in which every player plays its first-ordered card.
 
 Arrays (all int64 unless noted):
     hands        [4]       cards held, the current trick's cards removed
@@ -19,13 +29,16 @@ Arrays (all int64 unless noted):
     tt_key       [N, 6]    canonical key words k0..k4 and the generation
     tt_lo, tt_hi [N] int32 bounds on a trick-boundary position's value
     tt_move      [N] int32 canonical code of the best lead found there
+    stats        [8]       nodes, first-move cut-offs, later cut-offs, table probes,
+                           the give-up flag, null-window searches, table cut-offs,
+                           bound cut-offs
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from quintet.solver._bits import msb
+from quintet.solver._bits import msb, popcount
 from quintet.solver._jit import jit
 
 JOKER = 52
@@ -38,6 +51,7 @@ SUIT_UNITS = np.array([1, 2, 3, 4], dtype=np.int64)  # quint values / 5
 #: Cards whose identity matters beyond their order: twos to fives, aces, the joker.
 QUINT_CARDS = sum(1 << (13 * s + r) for s in range(4) for r in (0, 1, 2, 3, 12)) | JOKER_BIT
 PLAIN = NO_JOKER & ~QUINT_CARDS
+FIVES = sum(1 << (13 * s + 3) for s in range(4))
 INF = 1 << 20
 MAXPLY = 49
 
@@ -96,40 +110,57 @@ def _owner(hands: np.ndarray, c: int) -> int:
 
 
 @jit
+def live_quints(hands: np.ndarray, extra: int) -> int:
+    """Return the cards in play that can still score a quint: fives, the joker, and
+    each card of a 2-3 or A-4 pair whose partner is still in play in another hand
+    (or in ``extra``, the current trick). The rest carry no points: only their order
+    matters.
+    """
+    present = hands[0] | hands[1] | hands[2] | hands[3] | extra
+    live = present & (FIVES | JOKER_BIT)
+    for s in range(4):
+        for k in range(2):
+            b1 = 1 << (13 * s + (0 if k == 0 else 12))
+            b2 = 1 << (13 * s + (1 if k == 0 else 2))
+            both = b1 | b2
+            if present & both == both:
+                same = False
+                for p in range(4):
+                    if hands[p] & both == both:
+                        same = True
+                if not same:
+                    live |= both
+    return int(live)
+
+
+@jit
 def canonical(hands: np.ndarray, leader: int, key: np.ndarray) -> None:
-    """Write the canonical key of a trick-boundary position into ``key[0:5]``."""
+    """Write the canonical key of a trick-boundary position into ``key[0:5]``.
+
+    Per suit, the cards in play from low to high, each as its owner and its tag
+    (plain, five, or a member of a live pair; consecutive pair tags pair up): two
+    positions with the same key have the same value, whatever the cards' ranks.
+    """
+    live = live_quints(hands, 0)
     for s in range(4):
         sh = 13 * s
-        c0 = (hands[0] >> sh) & 0x1FFF
-        c1 = (hands[1] >> sh) & 0x1FFF
-        c2 = (hands[2] >> sh) & 0x1FFF
-        c3 = (hands[3] >> sh) & 0x1FFF
-        # Quint ranks (2 3 4 5 A) keep their identity: owner + 1 (0 = gone), 3 bits each.
-        w = 0
-        for i in range(5):
-            r = 12 if i == 4 else i
-            o = 0
-            if c0 >> r & 1:
-                o = 1
-            elif c1 >> r & 1:
-                o = 2
-            elif c2 >> r & 1:
-                o = 3
-            elif c3 >> r & 1:
-                o = 4
-            w = (w << 3) | o
-        # Plain cards (6 to K): only their order and owners, 2 bits each.
+        h0 = hands[0] >> sh
+        h1 = hands[1] >> sh
+        h2 = hands[2] >> sh
+        x = ((hands[0] | hands[1] | hands[2] | hands[3]) >> sh) & 0x1FFF
+        lv = (live >> sh) & 0x1FFF
         n = 0
         seq = 0
-        x = ((c0 | c1 | c2 | c3) >> 4) & 0xFF
         while x:
             low = x & -x
             x ^= low
-            b = low << 4
-            o = 0 if c0 & b else (1 if c1 & b else (2 if c2 & b else 3))
-            seq = (seq << 2) | o
+            o = 0 if h0 & low else (1 if h1 & low else (2 if h2 & low else 3))
+            t = 0
+            if lv & low:
+                t = 1 if low == 8 else 2
+            seq = (seq << 4) | (o << 2) | t
             n += 1
-        key[s] = (w << 20) | (n << 16) | seq
+        key[s] = (n << 52) | seq
     o = 0
     for p in range(4):
         if hands[p] & JOKER_BIT:
@@ -139,19 +170,17 @@ def canonical(hands: np.ndarray, leader: int, key: np.ndarray) -> None:
 
 @jit
 def move_code(hands: np.ndarray, c: int) -> int:
-    """Return a card's canonical code: its suit and rank, or its order among plain cards."""
+    """Return a card's canonical code: its suit and its order among the suit's cards."""
     if c == JOKER:
         return 255
     s = c // 13
-    if (PLAIN >> c) & 1 == 0:
-        return s * 32 + c % 13
     all_cards = hands[0] | hands[1] | hands[2] | hands[3]
-    below = all_cards & PLAIN & SUIT_MASK[s] & ((1 << c) - 1)
+    below = all_cards & SUIT_MASK[s] & ((1 << c) - 1)
     k = 0
     while below:
         below &= below - 1
         k += 1
-    return s * 32 + 16 + k
+    return s * 16 + k
 
 
 @jit
@@ -159,12 +188,9 @@ def code_card(hands: np.ndarray, code: int) -> int:
     """Return the card a canonical code stands for in this position (-1 if none)."""
     if code == 255:
         return JOKER
-    s = code // 32
-    r = code % 32
-    if r < 16:
-        return 13 * s + r
-    k = r - 16
-    x = (hands[0] | hands[1] | hands[2] | hands[3]) & PLAIN & SUIT_MASK[s]
+    s = code // 16
+    k = code % 16
+    x = (hands[0] | hands[1] | hands[2] | hands[3]) & SUIT_MASK[s]
     while x:
         low = x & -x
         if k == 0:
@@ -222,7 +248,7 @@ def _single_units(m: int) -> int:
 
 
 @jit
-def _bounds(hands: np.ndarray, ntr: int, tv: int, cach: int) -> tuple[int, int]:
+def _bounds(hands: np.ndarray, leader: int, ntr: int, tv: int, cach: int) -> tuple[int, int]:
     """Return bounds (low, high) on a trick-boundary position's value.
 
     All the points left are the tricks, the cachette and the quints: the fives and
@@ -242,6 +268,32 @@ def _bounds(hands: np.ndarray, ntr: int, tv: int, cach: int) -> tuple[int, int]:
     side1 = (hands[1] | hands[3]) & NO_JOKER
     s0 = _sure(hands[0], hands[2], side1)
     s1 = _sure(hands[1], hands[3], side0)
+    # Quick tricks: the leader cashes the top cards of a suit while both opponents
+    # must follow it (any heart: a heart above theirs wins whatever they hold).
+    lead = hands[leader]
+    o1 = hands[(leader + 1) & 3]
+    o2 = hands[(leader + 3) & 3]
+    qt = 0
+    for s in range(4):
+        sm = SUIT_MASK[s]
+        os_ = (o1 | o2) & sm
+        mine = lead & sm
+        if os_:
+            mine &= ~((1 << (msb(os_) + 1)) - 1)
+        k = popcount(mine)
+        if k:
+            if s == 3:
+                qt += k
+            else:
+                n1 = popcount(o1 & sm)
+                n2 = popcount(o2 & sm)
+                m = n1 if n1 < n2 else n2
+                qt += k if k < m else m
+    if leader & 1 == 0:
+        if qt > s0:
+            s0 = qt
+    elif qt > s1:
+        s1 = qt
     lo = base if s0 >= ntr else 2 * s0 * tv - most
     hi = -base if s1 >= ntr else most - 2 * s1 * tv
     return lo, hi
@@ -261,10 +313,13 @@ def _gen_moves(
 ) -> int:
     """Fill ``buf`` with one card per class of equivalent legal cards, best-first."""
     others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[p]
+    played = 0
     for i in range(tlen):
-        others |= 1 << trick[i]
-    # Plain cards of one suit with no other player's card between them win and lose
-    # alike and carry no quint: one of them stands for all.
+        played |= 1 << trick[i]
+    others |= played
+    # Cards of one suit that can score no quint, with no other player's card between
+    # them, win and lose alike: one of them stands for all.
+    plain = NO_JOKER & ~live_quints(hands, played)
     n = 0
     prev = -1
     x = legal
@@ -274,8 +329,8 @@ def _gen_moves(
         x ^= low
         if (
             prev >= 0
-            and (PLAIN >> c) & 1
-            and (PLAIN >> prev) & 1
+            and (plain >> c) & 1
+            and (plain >> prev) & 1
             and c // 13 == prev // 13
             and (others & ((1 << c) - (1 << (prev + 1)))) == 0
         ):
@@ -293,9 +348,9 @@ def _gen_moves(
             # Cards that win their suit first, then the rest high to low.
             sm = others & SUIT_MASK[c // 13] if c != JOKER else 0
             if c > omax:
-                keys[i] = 300 + c
+                keys[i] = (3 << 40) + c
             elif c != JOKER and (sm == 0 or c > msb(sm)):
-                keys[i] = 100 + c
+                keys[i] = (2 << 40) + c
             else:
                 keys[i] = c
     else:
@@ -326,7 +381,7 @@ def _gen_moves(
                 keys[i] = -c  # else the lowest card
     for i in range(n):
         if buf[i] == first:
-            keys[i] = 1000
+            keys[i] = 1 << 50
     for i in range(1, n):
         k = keys[i]
         c = buf[i]
@@ -449,9 +504,11 @@ def search(
                         if lo >= beta:
                             ret = lo
                             done = True
+                            stats[6] += 1
                         elif hi <= alpha:
                             ret = hi
                             done = True
+                            stats[6] += 1
                         else:
                             if lo > alpha:
                                 alpha = lo
@@ -461,13 +518,15 @@ def search(
                             f_beta[d] = beta
                             first = code_card(hands, tt_move[slot])
                     if not done:
-                        lo, hi = _bounds(hands, ntr, tv, cach)
+                        lo, hi = _bounds(hands, leader, ntr, tv, cach)
                         if hi <= alpha:
                             ret = hi
                             done = True
+                            stats[7] += 1
                         elif lo >= beta:
                             ret = lo
                             done = True
+                            stats[7] += 1
             if done:
                 # Hand the value to the parent.
                 if d == 0:
@@ -596,6 +655,57 @@ def search(
 
 
 @jit
+def playout_guess(
+    hands0: np.ndarray,
+    trick0: np.ndarray,
+    tlen0: int,
+    leader0: int,
+    ntr0: int,
+    tv: int,
+    cach: int,
+    j11: bool,
+) -> int:
+    """Return the value of one line of play: every player plays its best-ordered card.
+
+    A cheap first guess for the null-window searches (the move ordering is the
+    policy); exact only by chance.
+    """
+    hands = hands0.copy()
+    trick = np.zeros(4, dtype=np.int64)
+    for i in range(tlen0):
+        trick[i] = trick0[i]
+    tlen = tlen0
+    leader = leader0
+    ntr = ntr0
+    buf = np.zeros(13, dtype=np.int64)
+    keys = np.zeros(13, dtype=np.int64)
+    total = 0
+    while ntr > 0:
+        p = (leader + tlen) & 3
+        legal = legal_mask(hands[p], trick, tlen, ntr, j11)
+        _gen_moves(hands, p, legal, trick, tlen, leader, -1, buf, keys)
+        c = buf[0]
+        hands[p] ^= 1 << c
+        trick[tlen] = c
+        tlen += 1
+        if tlen == 4:
+            m = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
+            top = msb(m & NO_JOKER)
+            w = leader
+            for i in range(4):
+                if trick[i] == top:
+                    w = (leader + i) & 3
+            v = tv + quint_units(m)
+            if ntr == 1:
+                v += cach
+            total += v if (w & 1) == 0 else -v
+            leader = w
+            tlen = 0
+            ntr -= 1
+    return total
+
+
+@jit
 def mtdf(
     hands: np.ndarray,
     trick: np.ndarray,
@@ -620,6 +730,7 @@ def mtdf(
     hi = INF
     while lo < hi:
         beta = g + 1 if g == lo else g
+        stats[5] += 1
         g = search(
             hands, trick, tlen, leader, ntr, beta - 1, beta, tv, cach, j11,
             tt_key, tt_lo, tt_hi, tt_move, gen, stats, max_nodes,

@@ -11,8 +11,13 @@ In the bidding variant a failed nil makes his whole hand worth 0, so the value o
 node that can still fail depends on the points ``cur + acc`` he has so far; such nodes
 carry ``acc`` in their table key.
 
-Arrays (int64 unless noted): hands [5]; trick [5]; tt_key [N, 7] (five hands, a word
-of leader/flags/acc, generation); tt_lo, tt_hi [N] int32.
+The table is keyed by a *canonical* form of the position (see ``canonical``): cards
+that score alike and belong to no premium that can still be made are known only by
+their order and owners, so positions that differ in such cards share an entry.
+
+Arrays (int64 unless noted): hands [5]; trick [5]; tt_key [N, 6] (four suit words, a
+word of leader/flags/acc, generation); tt_lo, tt_hi [N] int32; tt_move [N] int32, the
+canonical code of the best card found at a trick's lead.
 """
 
 from __future__ import annotations
@@ -29,8 +34,11 @@ BREAKERS = FACES | sum(1 << (13 * s + 12) for s in range(4))
 INF = 1 << 20
 MAXPLY = 41
 #: Equivalence groups by rank: 1 = five to nine (straight), 2 = J Q K (court), 0 = alone.
-GROUP = np.array([0, 0, 0, 1, 1, 1, 1, 1, 0, 2, 2, 2, 0], dtype=np.int64)
 NT = 4
+#: Point classes by rank for the canonical form: 0 five to ten, 2 J Q K, 4 ace.
+CLASS = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 4], dtype=np.int64)
+STRAIGHT = np.array([0x1F << (13 * s + 3) for s in range(4)], dtype=np.int64)
+COURT = np.array([7 << (13 * s + 9) for s in range(4)], dtype=np.int64)
 
 
 @jit
@@ -83,14 +91,87 @@ def trick_winner(trick: np.ndarray, leader: int, trump: int) -> int:
 
 
 @jit
-def _slot(hands: np.ndarray, w: int, size: int) -> int:
+def live_premiums(hands: np.ndarray, extra: int) -> int:
+    """Return the cards of each straight and court that can still be made: all its
+    cards in play, no two in one hand (``extra``, the cards of the current trick,
+    count as in play). Other cards score only by their point class.
+    """
+    present = hands[0] | hands[1] | hands[2] | hands[3] | hands[4] | extra
+    live = 0
+    for s in range(4):
+        for k in range(2):
+            group = STRAIGHT[s] if k == 0 else COURT[s]
+            if present & group == group:
+                ok = True
+                for p in range(5):
+                    g = hands[p] & group
+                    if g & (g - 1):
+                        ok = False
+                if ok:
+                    live |= group
+    return live
+
+
+@jit
+def canonical(hands: np.ndarray, w: int, key: np.ndarray) -> None:
+    """Write the canonical key of a trick-boundary position into ``key[0:5]``.
+
+    Per suit, the cards in play from low to high, each as its owner and its tag
+    (its point class, +1 when it belongs to a premium that can still be made); the
+    last word holds the leader and the path flags ``w``. Positions with the same key
+    have the same value, whatever the cards' ranks.
+    """
+    live = live_premiums(hands, 0)
+    for s in range(4):
+        sh = 13 * s
+        x = ((hands[0] | hands[1] | hands[2] | hands[3] | hands[4]) >> sh) & 0x1FFF
+        seq = 1
+        while x:
+            low = x & -x
+            x ^= low
+            c = msb(low) + sh
+            bit = 1 << c
+            o = 0
+            for p in range(1, 5):
+                if hands[p] & bit:
+                    o = p
+            t = CLASS[c - sh] + (1 if live & bit else 0)
+            seq = (seq << 6) | (o << 3) | t
+        key[s] = seq
+    key[4] = w
+
+
+@jit
+def move_code(hands: np.ndarray, c: int) -> int:
+    """Return a card's canonical code: its suit and its order among the suit's cards."""
+    s = c // 13
+    all_cards = hands[0] | hands[1] | hands[2] | hands[3] | hands[4]
+    return s * 16 + popcount(all_cards & SUIT_MASK[s] & ((1 << c) - 1))
+
+
+@jit
+def code_card(hands: np.ndarray, code: int) -> int:
+    """Return the card a canonical code stands for in this position (-1 if none)."""
+    s = code // 16
+    k = code % 16
+    x = (hands[0] | hands[1] | hands[2] | hands[3] | hands[4]) & SUIT_MASK[s]
+    while x:
+        low = x & -x
+        if k == 0:
+            return msb(low)
+        k -= 1
+        x ^= low
+    return -1
+
+
+@jit
+def _slot(key: np.ndarray, size: int) -> int:
     x = (
-        (hands[0] * 0x2545F491)
-        ^ (hands[1] * 0x6F4F2A35)
-        ^ (hands[2] * 0x1B873593)
-        ^ (hands[3] * 0x5BD1E995)
-        ^ (hands[4] * 0x68E31DA4)
-        ^ (w * 0x27D4EB2F)
+        (key[0] * 0x2545F491)
+        ^ (key[1] * 0x6F4F2A35)
+        ^ (key[2] * 0x1B873593)
+        ^ (key[3] * 0x5BD1E995)
+        ^ (key[4] * 0x27D4EB2F)
     )
     x ^= x >> 29
     x ^= x >> 17
@@ -108,18 +189,22 @@ def _order(
     tlen: int,
     leader: int,
     trump: int,
+    first: int,
     buf: np.ndarray,
     keys: np.ndarray,
 ) -> int:
-    """Fill ``buf`` with one card per class of equivalent legal cards, best-first.
+    """Fill ``buf`` with one card per class of equivalent legal cards, best-first
+    (``first``, the table's best card, before all).
 
     Two cards of one suit with no other player's card between them are equivalent
-    when both are among five to nine or both among J Q K: they win and lose alike,
-    score alike, and a straight or court cannot hold both (one player, one card a trick).
+    when they score alike (both five to ten, or both J Q K) and neither belongs to a
+    premium that can still be made: they win and lose alike.
     """
-    others = (hands[0] | hands[1] | hands[2] | hands[3] | hands[4]) & ~hands[p]
+    played = 0
     for i in range(tlen):
-        others |= 1 << trick[i]
+        played |= 1 << trick[i]
+    others = ((hands[0] | hands[1] | hands[2] | hands[3] | hands[4]) & ~hands[p]) | played
+    live = live_premiums(hands, played)
     n = 0
     prev = -1
     x = legal
@@ -130,8 +215,10 @@ def _order(
         if (
             prev >= 0
             and c // 13 == prev // 13
-            and GROUP[c % 13] > 0
-            and GROUP[c % 13] == GROUP[prev % 13]
+            and CLASS[c % 13] < 4
+            and CLASS[c % 13] == CLASS[prev % 13]
+            and (live >> c) & 1 == 0
+            and (live >> prev) & 1 == 0
             and (others & ((1 << c) - (1 << (prev + 1)))) == 0
         ):
             prev = c
@@ -171,6 +258,8 @@ def _order(
                 keys[i] = 100 - c % 13 if beats else -value * 3 - c % 13
             else:
                 keys[i] = value * 3 - c % 13
+        if c == first:
+            keys[i] = 1 << 40
     for i in range(1, n):
         k = keys[i]
         c = buf[i]
@@ -204,6 +293,7 @@ def search(
     tt_key: np.ndarray,
     tt_lo: np.ndarray,
     tt_hi: np.ndarray,
+    tt_move: np.ndarray,
     gen: int,
     stats: np.ndarray,
     max_nodes: int,
@@ -225,7 +315,8 @@ def search(
     f_b0 = np.zeros(MAXPLY + 1, dtype=np.int64)
     f_best = np.zeros(MAXPLY + 1, dtype=np.int64)
     f_slot = np.zeros(MAXPLY + 1, dtype=np.int64)
-    f_w = np.zeros(MAXPLY + 1, dtype=np.int64)
+    f_bestc = np.zeros(MAXPLY + 1, dtype=np.int64)
+    f_key = np.zeros((MAXPLY + 1, 5), dtype=np.int64)
     f_n = np.zeros(MAXPLY + 1, dtype=np.int64)
     f_k = np.zeros(MAXPLY + 1, dtype=np.int64)
     f_sv = np.zeros(MAXPLY + 1, dtype=np.int64)
@@ -263,6 +354,7 @@ def search(
             f_a0[d] = alpha
             f_b0[d] = beta
             f_slot[d] = -1
+            first_card = -1
             done = False
             if tlen == 0:
                 if ntr == 0:
@@ -275,17 +367,17 @@ def search(
                 else:
                     acc = f_acc[d] if (bidding and nilb) else 0
                     w = leader | (f_failed[d] << 3) | ((acc + 1024) << 4)
-                    f_w[d] = w
-                    slot = _slot(hands, w, size)
+                    key = f_key[d]
+                    canonical(hands, w, key)
+                    slot = _slot(key, size)
                     f_slot[d] = slot
                     if (
-                        tt_key[slot, 6] == gen
-                        and tt_key[slot, 5] == w
-                        and tt_key[slot, 0] == hands[0]
-                        and tt_key[slot, 1] == hands[1]
-                        and tt_key[slot, 2] == hands[2]
-                        and tt_key[slot, 3] == hands[3]
-                        and tt_key[slot, 4] == hands[4]
+                        tt_key[slot, 5] == gen
+                        and tt_key[slot, 0] == key[0]
+                        and tt_key[slot, 1] == key[1]
+                        and tt_key[slot, 2] == key[2]
+                        and tt_key[slot, 3] == key[3]
+                        and tt_key[slot, 4] == key[4]
                     ):
                         lo = tt_lo[slot]
                         hi = tt_hi[slot]
@@ -302,6 +394,7 @@ def search(
                                 beta = hi
                             f_alpha[d] = alpha
                             f_beta[d] = beta
+                            first_card = code_card(hands, tt_move[slot])
             if done:
                 if d == 0:
                     return ret
@@ -312,10 +405,12 @@ def search(
                 first = first0 and ntr == ntr0 and tlen == 0 and p == q
                 legal = legal_mask(hands[p], f_trick[d], tlen, first, trump)
                 f_n[d] = _order(
-                    hands, p, q, legal, f_trick[d], tlen, leader, trump, f_moves[d], f_keys[d]
-                )
+                    hands, p, q, legal, f_trick[d], tlen, leader, trump, first_card,
+                    f_moves[d], f_keys[d],
+                )  # fmt: skip
                 f_k[d] = 0
                 f_best[d] = -INF if p == q else INF
+                f_bestc[d] = -1
 
         if merge:
             tlen = f_tlen[d]
@@ -326,11 +421,13 @@ def search(
             if p == q:
                 if val > f_best[d]:
                     f_best[d] = val
+                    f_bestc[d] = c
                     if val > f_alpha[d]:
                         f_alpha[d] = val
             else:
                 if val < f_best[d]:
                     f_best[d] = val
+                    f_bestc[d] = c
                     if val < f_beta[d]:
                         f_beta[d] = val
             f_k[d] += 1
@@ -387,20 +484,18 @@ def search(
         best = f_best[d]
         slot = f_slot[d]
         if slot >= 0:
-            w = f_w[d]
+            key = f_key[d]
             if not (
-                tt_key[slot, 6] == gen
-                and tt_key[slot, 5] == w
-                and tt_key[slot, 0] == hands[0]
-                and tt_key[slot, 1] == hands[1]
-                and tt_key[slot, 2] == hands[2]
-                and tt_key[slot, 3] == hands[3]
-                and tt_key[slot, 4] == hands[4]
+                tt_key[slot, 5] == gen
+                and tt_key[slot, 0] == key[0]
+                and tt_key[slot, 1] == key[1]
+                and tt_key[slot, 2] == key[2]
+                and tt_key[slot, 3] == key[3]
+                and tt_key[slot, 4] == key[4]
             ):
                 for i in range(5):
-                    tt_key[slot, i] = hands[i]
-                tt_key[slot, 5] = w
-                tt_key[slot, 6] = gen
+                    tt_key[slot, i] = key[i]
+                tt_key[slot, 5] = gen
                 tt_lo[slot] = -INF
                 tt_hi[slot] = INF
             if best <= f_a0[d]:
@@ -412,6 +507,8 @@ def search(
             else:
                 tt_lo[slot] = best
                 tt_hi[slot] = best
+            if f_bestc[d] >= 0:
+                tt_move[slot] = move_code(hands, f_bestc[d])
         ret = best
         if d == 0:
             return int(ret)
@@ -437,6 +534,7 @@ def mtdf(
     tt_key: np.ndarray,
     tt_lo: np.ndarray,
     tt_hi: np.ndarray,
+    tt_move: np.ndarray,
     gen: int,
     stats: np.ndarray,
     max_nodes: int,
@@ -450,7 +548,7 @@ def mtdf(
         beta = g + 1 if g == lo else g
         g = search(
             hands, trick, tlen, leader, ntr, beta - 1, beta, q, trump, first, nil, failed,
-            bidding, cur, bonus, tt_key, tt_lo, tt_hi, gen, stats, max_nodes,
+            bidding, cur, bonus, tt_key, tt_lo, tt_hi, tt_move, gen, stats, max_nodes,
         )  # fmt: skip
         if stats[2]:
             return 0
@@ -481,6 +579,7 @@ def child_value(
     tt_key: np.ndarray,
     tt_lo: np.ndarray,
     tt_hi: np.ndarray,
+    tt_move: np.ndarray,
     gen: int,
     stats: np.ndarray,
     max_nodes: int,
@@ -495,7 +594,7 @@ def child_value(
     if tlen < 4:
         v = mtdf(
             hands, row, tlen + 1, leader, ntr, guess, q, trump, False, nil, failed,
-            bidding, cur, bonus, tt_key, tt_lo, tt_hi, gen, stats, max_nodes,
+            bidding, cur, bonus, tt_key, tt_lo, tt_hi, tt_move, gen, stats, max_nodes,
         )  # fmt: skip
     else:
         w = trick_winner(row, leader, trump)
@@ -517,7 +616,7 @@ def child_value(
         else:
             v = gain + mtdf(
                 hands, row, 0, w, ntr - 1, guess - gain, q, trump, False, nil, now_failed,
-                bidding, cur + gain, bonus, tt_key, tt_lo, tt_hi, gen, stats, max_nodes,
+                bidding, cur + gain, bonus, tt_key, tt_lo, tt_hi, tt_move, gen, stats, max_nodes,
             )  # fmt: skip
     hands[p] ^= 1 << c
     return v

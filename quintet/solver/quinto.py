@@ -43,9 +43,11 @@ class QuintoSolver:
         self._tt_lo = np.zeros(size, dtype=np.int32)
         self._tt_hi = np.zeros(size, dtype=np.int32)
         self._tt_move = np.zeros(size, dtype=np.int32)
-        self._stats = np.zeros(5, dtype=np.int64)
+        self._stats = np.zeros(8, dtype=np.int64)
         self._gen = 0
+        self._context: tuple[int, int, bool] | None = None
         self.nodes = 0
+        self.passes = 0
 
     def _position(self, state: QuintoState) -> tuple[np.ndarray, np.ndarray, int, int, int, int]:
         if state.phase != PLAY:
@@ -61,12 +63,19 @@ class QuintoSolver:
             cach = tv + quint_points(state.cachette) // 5
         return hands, trick, ntr, tv, cach, len(state.trick)
 
-    def _new_search(self) -> None:
-        self._gen += 1
+    def _new_search(self, state: QuintoState, tv: int, cach: int) -> None:
+        # A table entry's bounds hold for its canonical position given the trick value,
+        # the cachette's worth and the joker rule: entries stay usable while those are
+        # the same (the rest of a hand, or the next sample with the same cachette).
+        context = (tv, cach, state.rules.joker_eleventh_trick)
+        if context != self._context:
+            self._context = context
+            self._gen += 1
         self._stats[:] = 0
 
     def _check(self) -> None:
         self.nodes = int(self._stats[0])
+        self.passes = int(self._stats[5])
         if self._stats[4]:
             raise SolverLimitError(f"gave up after {self.max_nodes} nodes")
 
@@ -80,10 +89,11 @@ class QuintoSolver:
         if state.is_terminal():
             return 0
         hands, trick, ntr, tv, cach, tlen = self._position(state)
-        self._new_search()
+        self._new_search(state, tv, cach)
+        j11 = state.rules.joker_eleventh_trick
+        guess = K.playout_guess(hands, trick, tlen, state.leader, ntr, tv, cach, j11)
         v = K.mtdf(
-            hands, trick, tlen, state.leader, ntr, 0, tv, cach,
-            state.rules.joker_eleventh_trick,
+            hands, trick, tlen, state.leader, ntr, guess, tv, cach, j11,
             self._tt_key, self._tt_lo, self._tt_hi, self._tt_move, self._gen, self._stats,
             self.max_nodes,
         )  # fmt: skip
@@ -101,7 +111,7 @@ class QuintoSolver:
         if state.is_terminal():
             return {}
         hands, trick, ntr, tv, cach, tlen = self._position(state)
-        self._new_search()
+        self._new_search(state, tv, cach)
         sign = 5 if state.turn & 1 == 0 else -5
         out: dict[Action, int] = {}
         guess = 0
@@ -131,13 +141,14 @@ class QuintoSolver:
         if state.is_terminal() or state.trick:
             raise ValueError("best_lead needs a position at the lead of a trick")
         hands, trick, ntr, tv, cach, _ = self._position(state)
-        self._new_search()
+        self._new_search(state, tv, cach)
         j11 = state.rules.joker_eleventh_trick
         key, lo, hi, mv = self._tt_key, self._tt_lo, self._tt_hi, self._tt_move
         gen, stats = self._gen, self._stats
         leader = state.leader
+        guess = K.playout_guess(hands, trick, 0, leader, ntr, tv, cach, j11)
         v = K.mtdf(
-            hands, trick, 0, leader, ntr, 0, tv, cach, j11, key, lo, hi, mv, gen, stats,
+            hands, trick, 0, leader, ntr, guess, tv, cach, j11, key, lo, hi, mv, gen, stats,
             self.max_nodes,
         )  # fmt: skip
         self._check()

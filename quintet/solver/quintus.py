@@ -48,11 +48,13 @@ class QuintusSolver:
     def __init__(self, tt_bits: int = 18, max_nodes: int = 0) -> None:
         self.max_nodes = max_nodes
         size = 1 << tt_bits
-        self._tt_key = np.zeros((size, 7), dtype=np.int64)
+        self._tt_key = np.zeros((size, 6), dtype=np.int64)
         self._tt_lo = np.zeros(size, dtype=np.int32)
         self._tt_hi = np.zeros(size, dtype=np.int32)
+        self._tt_move = np.zeros(size, dtype=np.int32)
         self._stats = np.zeros(3, dtype=np.int64)
         self._gen = 0
+        self._context: tuple[int, ...] | None = None
         self.nodes = 0
 
     def _position(self, state: QuintusState) -> _Position:
@@ -61,9 +63,7 @@ class QuintusSolver:
         trick = np.zeros(5, dtype=np.int64)
         for i, c in enumerate(state.trick):
             trick[i] = c
-        self._gen += 1
-        self._stats[:] = 0
-        return _Position(
+        pos = _Position(
             hands=np.array(state.hands, dtype=np.int64),
             trick=trick,
             tlen=len(state.trick),
@@ -78,6 +78,18 @@ class QuintusSolver:
             cur=state.points()[0],
             bonus=NIL_BONUS[state.rules.variant][state.nil - 1] if state.nil > 0 else 0,
         )
+        # A table entry's bounds hold for its canonical position given these: entries
+        # stay usable while they are the same (the points so far matter only to a
+        # bidding nil).
+        context = (
+            pos.quintus, pos.trump, pos.nil, pos.bidding, pos.bonus,
+            pos.cur if pos.bidding and pos.nil else 0,
+        )  # fmt: skip
+        if context != self._context:
+            self._context = context
+            self._gen += 1
+        self._stats[:] = 0
+        return pos
 
     def _check(self) -> None:
         self.nodes = int(self._stats[0])
@@ -96,7 +108,8 @@ class QuintusSolver:
         v = K.mtdf(
             p.hands, p.trick, p.tlen, p.leader, p.ntr, 0, p.quintus, p.trump, p.first,
             p.nil, p.failed, p.bidding, p.cur, p.bonus,
-            self._tt_key, self._tt_lo, self._tt_hi, self._gen, self._stats, self.max_nodes,
+            self._tt_key, self._tt_lo, self._tt_hi, self._tt_move, self._gen, self._stats,
+            self.max_nodes,
         )  # fmt: skip
         self._check()
         return int(v)
@@ -120,7 +133,7 @@ class QuintusSolver:
             v = K.child_value(
                 p.hands, p.trick, p.tlen, p.leader, p.ntr, c, guess, p.quintus, p.trump,
                 p.first, p.nil, p.failed, p.bidding, p.cur, p.bonus,
-                self._tt_key, self._tt_lo, self._tt_hi, self._gen, self._stats,
+                self._tt_key, self._tt_lo, self._tt_hi, self._tt_move, self._gen, self._stats,
                 self.max_nodes,
             )  # fmt: skip
             self._check()
