@@ -7,10 +7,14 @@ STAMP   = $(VENV)/.installed
 
 .PHONY: run test lint types pytest chromium bench clean
 
+# After installing, `quintet warm-up` compiles the solver's numba kernels into numba's
+# on-disk cache (tens of seconds, once), so the first `quintet solve`, bot or test is fast
+# (a failure there leaves the install usable: the solver then compiles on first use).
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@$(BIN)/quintet warm-up || echo "make: the solver warm-up failed: the first solve compiles it" >&2
 	touch $(STAMP)
 
 run: $(STAMP)
