@@ -1,18 +1,23 @@
-"""Double-dummy solver speed: full deals from the opening lead, and later positions.
+"""Double-dummy solver speed against DDS, in CPU time, in one interleaved run.
 
-    .venv/bin/python bench/solver.py [--deals 20] [--seed 1] [--max-seconds 30]
+    .venv/bin/python bench/solver.py [--deals 10] [--cap 20] [--seed 1] [--no-every]
 
-Single-threaded. For each random deal (Quinto: after four passes; Quintus: the
-quintus names a random trump, no nil), the solver finds the value and a best card at
-the opening lead (``QuintoSolver.best_lead``; Quintus: ``best_move``). A deal that
-needs more than ``--max-seconds`` (as a node limit calibrated on this machine) is
-counted as unsolved and its time as the limit, so medians and 90th percentiles are
-lower bounds when deals go unsolved. The same is measured from later points of
-randomly played hands (``--from-trick``), where the solver is used by the bots.
+One thread. Each round solves, one after the other: a random Quinto deal from the
+opening lead (after four passes), a random Quintus deal from the opening lead (the
+quintus names a random trump, no nil), and a few random bridge deals with DDS
+``solve_board`` (best card at the opening lead, through ``endplay``: the ``bench``
+extra, ``pip install -e '.[bench]'``). Times are CPU seconds of this process
+(``time.process_time``), so the machine's load does not change them.
 
-When ``endplay`` is installed (``pip install -e '.[bench]'``), the same run solves
-random bridge deals with DDS (best card at the opening lead, one thread) and prints
-the ratio of medians.
+For each game it measures the best card and its value (``best_lead``) and, unless
+``--no-every``, every card's value at the opening lead (``move_values``, what the
+analysis of a hand needs). A solve that needs more than ``--cap`` CPU seconds (as a
+node limit from the nodes per second measured at the start) is counted as unsolved
+at the cap, so medians and p90s are lower bounds when deals go unsolved.
+
+The figures are compared with the goal of issue 11: best card median <= DDS's
+median and p90 <= 2 x DDS's p90; every card's values <= 3 x DDS's median.
+``--from-trick K`` adds the same measures from trick K+1 of randomly played hands.
 """
 
 from __future__ import annotations
@@ -22,14 +27,13 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from quintet.quinto import QuintoRules, QuintoState
 from quintet.quintus import QuintusRules, QuintusState
 from quintet.quintus.state import PLAY
 from quintet.solver import QuintoSolver, QuintusSolver, SolverLimitError
-
-NODES_PER_SECOND = 8_000_000  # measured on the 2-core machine; sets the node limits
 
 
 def _quinto_position(rng: random.Random, tricks: int) -> QuintoState:
@@ -51,13 +55,13 @@ def _quintus_position(rng: random.Random, tricks: int) -> QuintusState:
     return s
 
 
-def _time(solve: Any, state: Any, limit: float) -> tuple[float, bool]:
-    t0 = time.perf_counter()
+def _cpu(solve: Callable[[Any], object], state: Any, cap: float) -> tuple[float, bool]:
+    t0 = time.process_time()
     try:
         solve(state)
     except SolverLimitError:
-        return limit, False
-    return time.perf_counter() - t0, True
+        return cap, False
+    return time.process_time() - t0, True
 
 
 def _stats(times: list[float]) -> tuple[float, float]:
@@ -66,95 +70,112 @@ def _stats(times: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), p90
 
 
-def run_quinto(deals: int, seed: int, limit: float, tricks: int) -> tuple[list[float], int]:
-    solver = QuintoSolver(tt_bits=22, max_nodes=int(limit * NODES_PER_SECOND))
-    rng = random.Random(seed)
-    _time(solver.best_lead, _quinto_position(random.Random(-1), 9), limit)  # compile / load
-    times, solved = [], 0
-    for _ in range(deals):
-        t, ok = _time(solver.best_lead, _quinto_position(rng, tricks), limit)
-        times.append(t)
-        solved += ok
-    return times, solved
+def nodes_per_second() -> float:
+    """Return the Quinto solver's nodes per CPU second on a few mid-hand positions."""
+    solver = QuintoSolver(tt_bits=20)
+    rng = random.Random(99)
+    nodes = 0
+    t0 = time.process_time()
+    while time.process_time() - t0 < 1.0:
+        solver.value(_quinto_position(rng, 2))
+        nodes += solver.nodes
+    return nodes / (time.process_time() - t0)
 
 
-def run_quintus(deals: int, seed: int, limit: float, tricks: int) -> tuple[list[float], int]:
-    solver = QuintusSolver(tt_bits=20, max_nodes=int(limit * NODES_PER_SECOND))
-    rng = random.Random(seed)
-    _time(solver.best_move, _quintus_position(random.Random(-1), 6), limit)
-    times, solved = [], 0
-    for _ in range(deals):
-        t, ok = _time(solver.best_move, _quintus_position(rng, tricks), limit)
-        times.append(t)
-        solved += ok
-    return times, solved
-
-
-def run_dds(deals: int, seed: int) -> list[float] | None:
-    """Return DDS times for random bridge deals (best card at the opening lead)."""
-    try:
+class _Dds:
+    def __init__(self, seed: int) -> None:
         from endplay._dds import SetMaxThreads
         from endplay.dds import solve_board
         from endplay.dds.solve import SolveMode
         from endplay.dealer import generate_deal
         from endplay.types import Denom, Player
-    except ImportError:
-        return None
-    SetMaxThreads(1)
-    times = []
-    for i in range(deals):
-        d = generate_deal(seed=seed * 1000 + i)
-        d.first = Player.west
-        d.trump = Denom.nt
-        t0 = time.perf_counter()
-        solve_board(d, SolveMode.OptimalOne)
-        times.append(time.perf_counter() - t0)
-    return times
+
+        SetMaxThreads(1)
+        self._solve, self._mode, self._gen = solve_board, SolveMode.OptimalOne, generate_deal
+        self._west, self._nt = Player.west, Denom.nt
+        self._seed = seed * 1000
+        self.times: list[float] = []
+
+    def run(self, n: int) -> None:
+        for _ in range(n):
+            self._seed += 1
+            d = self._gen(seed=self._seed)
+            d.first = self._west
+            d.trump = self._nt
+            t0 = time.process_time()
+            self._solve(d, self._mode)
+            self.times.append(time.process_time() - t0)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--deals", type=int, default=10, help="deals per game (default 10)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--max-seconds", type=float, default=30.0)
-    parser.add_argument(
-        "--from-trick",
-        type=int,
-        nargs="*",
-        default=[4, 6],
-        help="also solve from these tricks of randomly played hands (0 = opening lead)",
-    )
+    parser.add_argument("--cap", type=float, default=20.0, help="CPU seconds per solve")
+    parser.add_argument("--dds-per-round", type=int, default=5)
+    parser.add_argument("--no-every", action="store_true", help="skip every card's values")
+    parser.add_argument("--from-trick", type=int, nargs="*", default=[], metavar="K")
     args = parser.parse_args(argv)
 
-    def report(name: str, times: list[float], solved: int) -> float:
+    try:
+        dds: _Dds | None = _Dds(args.seed)
+    except ImportError:
+        dds = None
+        print("endplay not installed (pip install -e '.[bench]'): no DDS comparison")
+    rate = nodes_per_second()
+    limit = int(args.cap * rate)
+    print(f"solver: {rate / 1e6:.1f} M nodes per CPU second; cap {args.cap:g} s = {limit:,} nodes")
+    quinto = QuintoSolver(tt_bits=22, max_nodes=limit)
+    quintus = QuintusSolver(tt_bits=22, max_nodes=limit)
+    _cpu(quinto.best_lead, _quinto_position(random.Random(-1), 9), args.cap)  # load / compile
+    _cpu(quintus.best_lead, _quintus_position(random.Random(-1), 6), args.cap)
+
+    starts = [0, *args.from_trick]
+    rows: dict[str, tuple[list[float], list[bool]]] = {}
+
+    def measure(name: str, solve: Callable[[Any], object], state: Any) -> None:
+        t, ok = _cpu(solve, state, args.cap)
+        times, solved = rows.setdefault(name, ([], []))
+        times.append(t)
+        solved.append(ok)
+
+    rngs = {(g, k): random.Random(f"{args.seed}-{g}-{k}") for g in "QU" for k in starts}
+    for _ in range(args.deals):
+        for k in starts:
+            where = "full deal" if k == 0 else f"from trick {k + 1}"
+            st = _quinto_position(rngs["Q", k], k)
+            measure(f"Quinto {where}, best card", quinto.best_lead, st)
+            if not args.no_every:
+                measure(f"Quinto {where}, every card", quinto.move_values, st)
+            su = _quintus_position(rngs["U", k], k)
+            measure(f"Quintus {where}, best card", quintus.best_lead, su)
+            if not args.no_every:
+                measure(f"Quintus {where}, every card", quintus.move_values, su)
+        if dds is not None:
+            dds.run(args.dds_per_round)
+
+    def line(name: str, times: list[float], solved: list[bool]) -> None:
         med, p90 = _stats(times)
-        note = "" if solved == len(times) else f"  ({len(times) - solved} over the limit)"
+        n = sum(solved)
+        note = "" if n == len(times) else f"  ({len(times) - n} over the cap)"
         print(
-            f"{name:<34} median {med * 1000:>10.1f} ms   p90 {p90 * 1000:>10.1f} ms   "
-            f"solved {solved}/{len(times)}{note}",
+            f"{name:<36} median {med * 1000:>9.1f} ms   p90 {p90 * 1000:>9.1f} ms   "
+            f"solved {n}/{len(times)}{note}",
             flush=True,
         )
-        return med
 
-    q_med = report(
-        "Quinto full deal, opening lead", *run_quinto(args.deals, args.seed, args.max_seconds, 0)
-    )
-    for k in args.from_trick:
-        if k:
-            report(f"Quinto from trick {k + 1}", *run_quinto(args.deals, args.seed, 5.0, k))
-    report(
-        "Quintus full deal, opening lead",
-        *run_quintus(args.deals, args.seed, args.max_seconds, 0),
-    )
-    for k in args.from_trick:
-        if k:
-            report(f"Quintus from trick {k + 1}", *run_quintus(args.deals, args.seed, 5.0, k))
-    dds = run_dds(max(args.deals, 50), args.seed)
+    for name, (times, solved) in rows.items():
+        line(name, times, solved)
     if dds is None:
-        print("endplay not installed (pip install -e '.[bench]'): no DDS comparison")
         return 0
-    d_med = report("DDS bridge deal, opening lead", dds, len(dds))
-    print(f"ratio Quinto full deal / DDS bridge deal (medians): x{q_med / d_med:.1f}")
+    line("DDS bridge deal, best card", dds.times, [True] * len(dds.times))
+    d_med, d_p90 = _stats(dds.times)
+    print("ratios to DDS (goal: best card median <= 1, p90 <= 2; every card median <= 3):")
+    for name, (times, _) in rows.items():
+        if "full deal" not in name:
+            continue
+        med, p90 = _stats(times)
+        print(f"  {name:<34} median x{med / d_med:>8.1f}   p90 x{p90 / d_p90:>8.1f}")
     return 0
 
 

@@ -11,11 +11,13 @@ simulation by the game's ``resample_from_infostate``) and ours through
 :class:`~quintet.integrations.openspiel.QuintetBot`, which decides from the player's
 observation only.
 
-Equal time: each decision gets ``--seconds`` of wall time. ISMCTS runs simulations until
-the time is up (its own loop has only a simulation count, so ``TimedISMCTSBot`` checks
-the clock between simulations); our bot is given the same seconds and no sample cap
-(``pimc:samples=1000000000``). A decision with one legal action is answered at once by
-both. The report gives the measured mean time per decision of each.
+Equal time: each decision gets ``--seconds`` of CPU time of the deciding thread
+(``time.thread_time``, the clock of our bots' budgets), so that load on the machine
+favours neither. ISMCTS runs simulations until the time is up (its own loop has only a
+simulation count, so ``TimedISMCTSBot`` checks the clock between simulations); our bot
+is given the same seconds and no sample cap (``pimc:samples=1000000000``). A decision
+with one legal action is answered at once by both. The report gives the measured mean
+CPU time per decision of each.
 
 Duplicate deals, as in ``quintet arena``: deal ``i`` (cards from
 ``random.Random(f"{seed}:deal:{i}")``) is played in every seating and the seats' roles
@@ -84,12 +86,12 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
         legal = state.legal_actions()
         if len(legal) == 1:
             return [(legal[0], 1.0)]
-        deadline = time.perf_counter() + self.seconds
+        deadline = time.thread_time() + self.seconds
         self.reset()
         root = self.create_new_node(state)
         n = 0
         # The first simulation only expands the root: two at least give it a visit.
-        while n < 2 or time.perf_counter() < deadline:
+        while n < 2 or time.thread_time() < deadline:
             self.run_simulation(self.sample_root_state(state))
             n += 1
         self.simulations.append(n)
@@ -155,9 +157,9 @@ def play_deal(args: argparse.Namespace, index: int) -> DealResult:
         while not state.is_terminal():
             p = state.current_player()
             many = len(state.legal_actions()) > 1
-            t = time.perf_counter()
+            t = time.thread_time()
             action = bots[p].step(state)
-            took = time.perf_counter() - t
+            took = time.thread_time() - t
             if many:
                 if owner[spec.players[p]] == 0:
                     out.ours_time += took
@@ -206,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     openspiel.load_game(args.game, variant=args.variant)  # fail early on a bad variant
     print(
         f"{args.game} {args.variant}: {args.bot} vs OpenSpiel ISMCTSBot (uct_c {args.uct_c:g}), "
-        f"{args.seconds:g} s per decision, {args.deals} duplicate deals, {jobs} jobs",
+        f"{args.seconds:g} CPU s per decision, {args.deals} duplicate deals, {jobs} jobs",
         flush=True,
     )
     t0 = time.perf_counter()
@@ -239,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
         f"95% CI [{lo}, {hi}] ({verdict})"
     )
     print(
-        f"time per decision: ours {ours_t:.3f} s over {ours_dec}, ISMCTS {os_t:.3f} s over "
+        f"CPU time per decision: ours {ours_t:.3f} s over {ours_dec}, ISMCTS {os_t:.3f} s over "
         f"{os_dec} (mean {sum(sims) / max(1, len(sims)):.0f} simulations per search); "
         f"elapsed {time.perf_counter() - t0:.0f} s"
     )

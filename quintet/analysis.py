@@ -16,11 +16,15 @@ from quintet.actions import Action, is_play
 from quintet.cards import card_str
 from quintet.errors import QuintetError
 from quintet.record import Record, replay
-from quintet.solver import QuintoSolver, QuintusSolver
+from quintet.solver import QuintoSolver, QuintusSolver, SolverLimitError
 
-#: By default ``analyze`` solves the plays of the last this many tricks of a hand: an
-#: exact solve earlier in the hand takes seconds to minutes.
-DEFAULT_TRICKS = {"quinto": 7, "quintus": 5}
+#: By default ``analyze`` solves the plays of every trick of a hand (the tricks per hand).
+DEFAULT_TRICKS = {"quinto": 12, "quintus": 8}
+
+#: A position needing more nodes than this is left unsolved (its note has no value):
+#: about 10 to 20 CPU seconds. The plays of a hand are solved from the last one back, so
+#: each search finds the later positions already in the solver's table.
+DEFAULT_MAX_NODES = 100_000_000
 
 
 class AnalysisError(QuintetError):
@@ -83,6 +87,7 @@ class PlayNote:
     best: int | None
     cost: int | None
     best_cards: list[int] = field(default_factory=list)
+    gave_up: bool = False  # the solver gave up at its node limit (else: not asked)
 
     def to_json(self) -> dict[str, Any]:
         """Return the note as JSON data (cards as codes)."""
@@ -96,14 +101,20 @@ class PlayNote:
             "best": self.best,
             "cost": self.cost,
             "best_cards": [card_str(c) for c in self.best_cards],
+            "gave_up": self.gave_up,
         }
 
 
-def analyze_record(record: Record, tricks: int | None = None) -> list[PlayNote]:
+def analyze_record(
+    record: Record, tricks: int | None = None, max_nodes: int = DEFAULT_MAX_NODES
+) -> list[PlayNote]:
     """Return a note for every card play of every finished hand.
 
-    Plays of the last ``tricks`` tricks of each hand are solved (default: Quinto 7,
-    Quintus 5; 99 solves them all); earlier plays get no value (``cost`` None).
+    The plays of the last ``tricks`` tricks of each hand are solved (default: all of
+    them), each under ``max_nodes`` (0: no limit); a play left unsolved gets no value
+    (``cost`` None; ``gave_up`` when the limit stopped it). Each hand is solved from
+    its last play back to its first with one solver, whose table keeps what the later
+    positions taught.
 
     Raises:
         RecordError: the record does not replay.
@@ -117,16 +128,24 @@ def analyze_record(record: Record, tricks: int | None = None) -> list[PlayNote]:
         total = 12 if final.game == "quinto" else 8
         limit = DEFAULT_TRICKS[final.game] if tricks is None else tricks
         state: Any = final.snapshot()
-        solver = _solver(state)
+        plays: list[tuple[int, int, int, Action, Any]] = []
         for k, (seat, a) in enumerate(final.history()):
             if is_play(a):
-                trick = state.tricks_played + 1
-                if total - state.tricks_played <= limit:
-                    values = solver.move_values(state)
-                    notes.append(_note(state, hi, k, trick, seat, a, values))
-                else:
-                    notes.append(PlayNote(hi, k, trick, seat, a, None, None, None))
+                snap = state.clone() if total - state.tricks_played <= limit else None
+                plays.append((k, state.tricks_played + 1, seat, a, snap))
             state.apply_action(a, seat)
+        solver = _solver(state)
+        solver.max_nodes = max_nodes
+        hand_notes: list[PlayNote] = []
+        for k, trick, seat, a, snap in reversed(plays):
+            note = PlayNote(hi, k, trick, seat, a, None, None, None)
+            if snap is not None:
+                try:
+                    note = _note(snap, hi, k, trick, seat, a, solver.move_values(snap))
+                except SolverLimitError:
+                    note.gave_up = True
+            hand_notes.append(note)
+        notes.extend(reversed(hand_notes))
     return notes
 
 

@@ -53,7 +53,8 @@ randomness partly cancels too. Each deal is played in all its seatings by one ta
 run in a process pool and results are gathered in deal order: the per-deal results and the
 summary depend only on the configuration and seed, never on ``jobs`` or scheduling, as
 long as the bots are deterministic given their seed and an ``iterations`` budget (a
-wall-clock ``budget`` makes search bots depend on the machine's speed).
+``budget`` in CPU seconds makes search bots depend on the machine's speed, though not on
+its load).
 
 Statistics: per pair, the mean of the deal results with a 95% confidence interval, mean ±
 q·sd/√n with q = 1.96 for n ≥ 30 and Student's t quantile (n - 1 degrees of freedom) below
@@ -218,7 +219,7 @@ class ArenaConfig:
     """What to play (see the module docstring); :meth:`resolved` fills in the defaults.
 
     ``variant`` None is the game's first (partnership, base); ``jobs`` None is every core;
-    ``rubbers`` None is ``deals // 8`` (at least 1) for Quinto; ``budget`` is seconds per
+    ``rubbers`` None is ``deals // 8`` (at least 1) for Quinto; ``budget`` is CPU seconds per
     decision and ``iterations`` the search bots' iteration budget; ``records`` keeps the
     record of every hand; ``progress`` shows a progress bar (with tqdm) on standard error;
     ``backend`` is ``local`` or ``ray``, and ``address`` the Ray cluster's (None: a local

@@ -156,24 +156,51 @@ def solve_cmd(file: str, hand: int | None, at: int | None, as_json: bool) -> Non
         click.echo(_card_value_line(c, values[c], best))
 
 
+@main.command("warm-up")
+def warm_up_cmd() -> None:
+    """Compile the double-dummy solver now, so that the first solve starts at once.
+
+    numba compiles the solver's kernels on their first use (tens of seconds) and caches
+    them on disk (next to the kernels when writable, else its user cache directory;
+    NUMBA_CACHE_DIR overrides). `make` runs this after installing; run it after
+    installing with pip, or after changing the kernels. With a warm cache it only loads.
+    """
+    from quintet.solver.warmup import warm_up
+
+    click.echo("quintet: compiling the double-dummy solver (numba caches it on disk)...", nl=False)
+    seconds = warm_up()
+    click.echo(f" {seconds:.1f} s")
+
+
 @main.command("analyze")
 @click.argument("file")
 @click.option(
     "--tricks",
     type=click.IntRange(1, 12),
     default=None,
-    help="Solve the plays of the last N tricks of each hand (default: Quinto 7, Quintus 5;"
-    " earlier positions take minutes each).",
+    help="Solve only the plays of the last N tricks of each hand (default: every trick).",
+)
+@click.option(
+    "--max-nodes",
+    type=click.IntRange(0),
+    default=None,
+    help="Leave a position unsolved past this many nodes (default 100,000,000, about"
+    " 10-20 CPU seconds; 0: no limit).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def analyze_cmd(file: str, tricks: int | None, as_json: bool) -> None:
-    """Annotate every card play of the finished hands with its cost against the best."""
-    from quintet.analysis import analyze_record, summary
+def analyze_cmd(file: str, tricks: int | None, max_nodes: int | None, as_json: bool) -> None:
+    """Annotate every card play of the finished hands with its cost against the best.
+
+    Every card of every hand is solved, each hand from its last card back; a position
+    too big for the node limit is shown as not solved.
+    """
+    from quintet.analysis import DEFAULT_MAX_NODES, analyze_record, summary
     from quintet.cards import card_str
 
     try:
         record = _read(file)
-        notes = analyze_record(record, tricks)
+        nodes = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
+        notes = analyze_record(record, tricks, nodes)
     except RecordError as e:
         raise click.ClickException(str(e)) from None
     seats = 4 if record.game == "quinto" else 5
@@ -188,7 +215,8 @@ def analyze_cmd(file: str, tricks: int | None, as_json: bool) -> None:
             current = n.hand
             click.echo(f"hand {n.hand}")
         if n.cost is None:
-            click.echo(f"  trick {n.trick:>2}  seat {n.seat}  {card_str(n.card):<3}  (not solved)")
+            why = "gave up at the node limit" if n.gave_up else "not solved"
+            click.echo(f"  trick {n.trick:>2}  seat {n.seat}  {card_str(n.card):<3}  ({why})")
             continue
         flag = "" if n.cost == 0 else f"  costs {n.cost}"
         best = " ".join(card_str(c) for c in n.best_cards)
@@ -211,7 +239,7 @@ def analyze_cmd(file: str, tricks: int | None, as_json: bool) -> None:
 @click.option("--deals", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Processes (all cores).")
-@click.option("--budget", type=float, default=None, help="Seconds per bot decision.")
+@click.option("--budget", type=float, default=None, help="CPU seconds per bot decision.")
 @click.option("--iterations", type=click.IntRange(min=1), default=None, help="Search budget.")
 @click.option(
     "--rubbers",
@@ -314,7 +342,13 @@ def arena_cmd(
     show_default=True,
     help="Seconds a bot waits before it acts, so people can follow.",
 )
-@click.option("--hint-level", default="heuristic", show_default=True, help="Bot giving hints.")
+@click.option("--hint-level", default="pimc", show_default=True, help="Bot giving hints.")
+@click.option(
+    "--hint-seconds",
+    type=click.FloatRange(min=0.01),
+    default=None,
+    help="CPU seconds a pimc or ismcts hint thinks (default: --bot-seconds).",
+)
 @click.option("--no-access-log", is_flag=True, help="Do not log each HTTP request.")
 @click.option("--log-level", default="info", show_default=True)
 @click.option(
@@ -335,14 +369,15 @@ def arena_cmd(
     type=click.FloatRange(min=0.01),
     default=1.0,
     show_default=True,
-    help="Budget of the pimc and ismcts levels per decision.",
+    help="CPU seconds the pimc and ismcts levels think per decision.",
 )
 @click.option(
     "--search-limit",
     type=click.FloatRange(min=0.1),
     default=10.0,
     show_default=True,
-    help="Hard limit of one bot search: its worker is killed and the heuristic decides.",
+    help="Hard limit of one bot search in wall seconds, at least 5 x the CPU budgets: "
+    "past it the worker is killed and the heuristic decides.",
 )
 @click.option(
     "--search-workers",
@@ -391,6 +426,14 @@ def arena_cmd(
     show_default=True,
     help="Seconds without a person connected or an action after which a table is closed.",
 )
+@click.option(
+    "--analysis-nodes",
+    type=click.IntRange(min=1000),
+    default=20_000_000,
+    show_default=True,
+    help="The analysis's node limit per position (about 3 CPU seconds); a position needing "
+    "more is left unsolved.",
+)
 @click.option("--sweep-every", type=click.FloatRange(min=0.05), default=60.0, hidden=True)
 @click.option("--allow-seed", is_flag=True, hidden=True, help="Tests: tables may set a seed.")
 @click.option(
@@ -402,6 +445,7 @@ def serve_cmd(
     db_url: str | None,
     bot_delay: float,
     hint_level: str,
+    hint_seconds: float | None,
     no_access_log: bool,
     log_level: str,
     bot_commands: tuple[str, ...],
@@ -415,6 +459,7 @@ def serve_cmd(
     tables_per_client: int,
     max_connections: int,
     abandon_after: float,
+    analysis_nodes: int,
     sweep_every: float,
     allow_seed: bool,
     echo: bool,
@@ -436,6 +481,7 @@ def serve_cmd(
             db_url=db_url or default_db_url(),
             bot_delay=bot_delay,
             hint_level=hint_level,
+            hint_seconds=hint_seconds,
             allow_seed=allow_seed,
             echo=echo,
             bot_seconds=bot_seconds,
@@ -448,6 +494,7 @@ def serve_cmd(
             max_tables_per_client=tables_per_client,
             max_connections=max_connections,
             abandon_after=abandon_after,
+            analysis_nodes=analysis_nodes,
             sweep_every=sweep_every,
         )
         if search_workers is not None:
@@ -485,7 +532,7 @@ def serve_cmd(
     show_default=True,
     help="Seconds between bot actions.",
 )
-@click.option("--hint-level", default="heuristic", show_default=True, help="Bot giving hints.")
+@click.option("--hint-level", default="pimc", show_default=True, help="Bot giving hints.")
 @click.option("--save", "save_path", default=None, help="Default file to save to (s).")
 @click.option("--resume", "resume", default=None, help="Continue a saved game record.")
 def play_cmd(
@@ -545,9 +592,9 @@ def play_cmd(
 @click.option(
     "--max-nodes",
     type=click.IntRange(min=1),
-    default=4_000_000,
+    default=40_000_000,
     show_default=True,
-    help="The solver gives up on a position after this many nodes.",
+    help="The solver gives up on a position after this many nodes (about 5 CPU seconds).",
 )
 def replay_cmd(file: str, hand: int, no_analysis: bool, max_nodes: int) -> None:
     """Step through a game record with every hand visible, and double-dummy values.

@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -260,14 +260,30 @@ class Table:
 
         Raises:
             IllegalActionError: ``seat`` has nothing to do now.
+            InvalidOptionError: no bot level ``level``.
+        """
+        return self.hint_task(seat, level)()
+
+    def hint_task(self, seat: int, level: str = "heuristic") -> Callable[[], Action | None]:
+        """Return a function that works out :meth:`hint` for ``seat`` as the table is now.
+
+        The bot's view is taken here, so the function may run on another thread (a
+        search bot thinks its budget, a CPU second for ``pimc``) while the table moves on;
+        it makes the bot (and raises InvalidOptionError for an unknown ``level``).
+
+        Raises:
+            IllegalActionError: ``seat`` has nothing to do now.
         """
         if not self.legal(seat):
             raise IllegalActionError(f"seat {seat} has nothing to do now")
         view = BotView.of(self.state, seat, random.Random(f"{self.seed}:hint"), self.budget)
-        bot = make_bot(level)
-        if seat != self.to_act():
-            return bot.signal(view)
-        return bot.act(view)
+        signal_only = seat != self.to_act()
+
+        def work() -> Action | None:
+            bot = make_bot(level)
+            return bot.signal(view) if signal_only else bot.act(view)
+
+        return work
 
     def undo(self, seat: int) -> int:
         """Take back the actions since ``seat``'s player's previous decision in this hand.

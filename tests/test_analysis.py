@@ -102,3 +102,18 @@ def test_state_at_checks_its_indices(tmp_path: Path) -> None:
         state_at(record, 0, 99)
     with pytest.raises(AnalysisError, match="the hand is over"):
         solve_state(state_at(record))
+
+
+def test_analyze_solves_every_trick_by_default_and_marks_what_the_limit_stopped(
+    tmp_path: Path,
+) -> None:
+    record = read_record(_quinto_record(tmp_path).read_text())
+    notes = analyze_record(record, max_nodes=300_000)
+    assert len(notes) == 48
+    # Every play was asked for: it has a value or the node limit stopped it.
+    assert all((n.cost is None) == n.gave_up for n in notes)
+    assert all(n.cost is not None for n in notes if n.trick >= 9)
+    # Some early play is too big for 300,000 nodes; its note says so in its JSON.
+    stopped = [n for n in notes if n.gave_up]
+    assert stopped and all(n.to_json()["gave_up"] for n in stopped)
+    assert analyze_record(record, tricks=2)[0].gave_up is False

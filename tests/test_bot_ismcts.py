@@ -1,12 +1,13 @@
 """The ``ismcts`` bot: legal in every phase of both games, deterministic, stronger than random.
 
-Every search here runs on an iteration budget (no wall-clock limit), so each test is
-reproducible from its seeds.
+Every search here runs on an iteration budget (no time limit), so each test is
+reproducible from its seeds; the time budget is tested on a fake CPU clock.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -102,6 +103,29 @@ def test_budget() -> None:
     assert sum(v for v, _ in small.last_stats.values()) == 11
     with pytest.raises(ValueError):
         IsmctsBot(rollout="nonsense")
+
+
+def test_the_time_budget_is_cpu_time_of_the_deciding_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A fake thread CPU clock, moved one second by each iteration's determinization.
+    clock = [0.0]
+    monkeypatch.setattr(time, "thread_time", lambda: clock[0])
+    state = QuintoState.deal(QuintoRules(), 0, random.Random(1))
+    advance(state, 4, random.Random(1))
+    view = view_of(state)
+    real_sample = view.sample
+
+    def costly_sample(rng: random.Random | None = None) -> Any:
+        clock[0] += 1.0
+        return real_sample(rng)
+
+    monkeypatch.setattr(view, "sample", costly_sample)
+    bot = IsmctsBot(seconds=5.0)
+    bot.act(view)
+    # Deadline 0 + 5; iterations start while the clock reads 0, 1, 2, 3, 4: five in all.
+    assert bot.last_iterations == 5
+    assert Budget(seconds=2.0).deadline() == clock[0] + 2.0
 
 
 # ----------------------------------------------------------------------- Quinto

@@ -402,6 +402,133 @@ def test_quintus_bidding(browser: Browser, server: ServerProcess, tabs: list[Tab
     check_record(page, "quintus")
 
 
+def finished_game(server: ServerProcess, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Create a table of random bots through the API; return its id and replay once over.
+
+    The analysis is run to the end first, so that the replay page finds it done and asks
+    for none (a client may have only two analyses waiting).
+    """
+    import time
+
+    import httpx
+
+    tid = httpx.post(server.http + "/api/tables", json=body, timeout=30).json()["id"]
+    for _ in range(900):
+        if httpx.get(f"{server.http}/api/tables/{tid}", timeout=30).json()["status"] == "finished":
+            break
+        time.sleep(0.1)
+    r = httpx.post(f"{server.http}/api/games/{tid}/analysis", json={}, timeout=30)
+    for _ in range(900):
+        if r.status_code == 200:
+            break
+        time.sleep(0.1)
+        r = httpx.get(f"{server.http}/api/games/{tid}/analysis", timeout=30)
+    assert r.status_code == 200, r.text
+    replay = httpx.get(f"{server.http}/api/games/{tid}/replay", timeout=30).json()
+    assert replay["analysis"] is not None
+    return tid, replay
+
+
+def no_overflow(page: Page) -> None:
+    """Nothing is wider than the window: no horizontal scrolling."""
+    width, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= inner, (width, inner)
+
+
+@pytest.mark.parametrize(
+    ("game", "variant", "extra"),
+    [("quinto", "partnership", {}), ("quinto", "dummy", {"lone_seat": 1}), ("quintus", "base", {})],
+)
+def test_replay_shows_each_finished_trick_and_its_winner(
+    browser: Browser,
+    server: ServerProcess,
+    tabs: list[Tab],
+    game: str,
+    variant: str,
+    extra: dict[str, Any],
+) -> None:
+    """The last card of a trick shows the whole trick and who won it; the next lead clears it.
+
+    Stepped with the keys and the buttons, wide and on a phone's 375 pixels.
+    """
+    n = 4 if game == "quinto" else 5
+    # Quints cannot reach 100 in one trick (65 at most), so hand 0 has two tricks or more.
+    options = {"target": 100} if game == "quinto" else {"hands": 1}
+    body = {"game": game, "variant": variant, "options": options, "seats": ["random"] * n}
+    tid, data = finished_game(server, body | extra)
+    steps = data["hands"][0]["steps"]
+    # The first trick followed by a lead (in Quintus a signal may come between).
+    k = next(
+        i
+        for i, st in enumerate(steps[:-1])
+        if "completed_trick" in st and steps[i + 1]["action"]["type"] == "play"
+    )
+    done = steps[k]["completed_trick"]
+    labels = (
+        ["North", "East", "South", "West"] if game == "quinto" else [f"seat {s}" for s in range(5)]
+    )
+    players = data["players"]
+
+    def name(s: int) -> str:
+        return f"dummy ({labels[s]})" if players[s]["kind"] == "dummy" else f"{labels[s]} (bot)"
+
+    def trick_on_table() -> list[dict[str, Any]]:
+        return [
+            {
+                "seat": int(str(p.get_attribute("data-seat"))),
+                "card": p.locator(".card").get_attribute("data-card"),
+            }
+            for p in page.locator("#trick .played").all()
+        ]
+
+    page = open_tab(tabs, browser, server)
+    page.goto(f"{server.http}/replay/{tid}")
+    page.wait_for_selector("#felt .seat")
+    for _ in range(k - 1):
+        page.keyboard.press("ArrowRight")
+    assert f"step {k - 1} of" in page.locator("#stepinfo").inner_text()
+    assert len(trick_on_table()) == n - 1  # the trick before its last card
+    assert page.locator("#trick .played.winner").count() == 0
+    assert page.locator("#trickwon").is_hidden()
+
+    page.click("#fwd")  # the last card of the trick
+    assert f"step {k} of" in page.locator("#stepinfo").inner_text()
+    assert trick_on_table() == done["cards"] and len(done["cards"]) == n
+    winner = page.locator("#trick .played.winner")
+    assert winner.count() == 1 and winner.get_attribute("data-seat") == str(done["winner"])
+    caption = page.locator("#trickwon")
+    assert caption.is_visible()
+    assert f"won by {name(done['winner'])}" in caption.inner_text()
+    shot(page, f"replay-trick-{game}-{variant}.png")
+
+    page.set_viewport_size({"width": 375, "height": 800})  # a phone
+    no_overflow(page)
+    assert caption.is_visible()
+    for p in page.locator("#trick .played").all():
+        box = p.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375, box
+    shot(page, f"replay-trick-{game}-{variant}-375.png")
+
+    page.keyboard.press("ArrowRight")  # the next lead: a new trick
+    assert f"step {k + 1} of" in page.locator("#stepinfo").inner_text()
+    assert trick_on_table() == [
+        {"seat": steps[k + 1]["action"]["seat"], "card": steps[k + 1]["action"]["card"]}
+    ]
+    assert page.locator("#trick .played.winner").count() == 0
+    assert caption.is_hidden()
+    no_overflow(page)
+
+    page.keyboard.press("ArrowLeft")  # back: the whole trick again
+    assert trick_on_table() == done["cards"]
+    page.click("#last")  # the hand's last card ends its last trick
+    page.wait_for_selector("#summary-inline:not([hidden]) .summary")
+    last = steps[-1].get("completed_trick")
+    if last is not None:
+        assert trick_on_table() == last["cards"]
+        assert f"won by {name(last['winner'])}" in caption.inner_text()
+    no_overflow(page)
+
+
 def test_a_private_table_opens_only_through_its_link(
     browser: Browser, server: ServerProcess, tabs: list[Tab]
 ) -> None:

@@ -26,7 +26,12 @@ JSON = dict[str, Any]
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     app = create_app(
-        Settings(db_url=f"sqlite:///{tmp_path / 'p.db'}", bot_delay=0.0, allow_seed=True)
+        Settings(
+            db_url=f"sqlite:///{tmp_path / 'p.db'}",
+            bot_delay=0.0,
+            allow_seed=True,
+            analysis_nodes=2_000_000,
+        )
     )
     with TestClient(app) as c:
         yield c
@@ -449,6 +454,7 @@ def test_a_finished_game_is_listed_replayed_analysed_and_downloaded(client: Test
     steps = replay["hands"][0]["steps"]
     assert len(steps) == len(rec.hands[0].actions) + 1
     assert all(h is not None for h in steps[0]["hands"])
+    assert any("completed_trick" in st for st in steps)
     r = client.get(f"/api/games/{tid}/analysis")  # reading starts nothing
     assert r.status_code == 200 and r.json() == {"status": "not_started"}
     r = client.post(f"/api/games/{tid}/analysis", json={})
@@ -458,9 +464,79 @@ def test_a_finished_game_is_listed_replayed_analysed_and_downloaded(client: Test
         if r.status_code == 200:
             break
         time.sleep(0.1)
-    assert r.status_code == 200
+    assert r.status_code == 200 and "analysis" in r.json(), r.json()
     plays = r.json()["analysis"]["plays"]
     assert plays and any(p["cost"] is not None for p in plays)
+
+
+@pytest.mark.parametrize("kind", ["quinto", "dummy", "quintus"])
+def test_replay_steps_name_each_completed_trick_and_its_winner(kind: str) -> None:
+    """The step of a trick's last card has ``completed_trick``: its cards, winner, points.
+
+    The cards are the trick's plays in order; the winner leads the next trick and his
+    side's (Quintus: his) count of tricks (cards taken) grows; Quinto's points are the
+    quints of the trick's cards. One step per trick played has it; the usual fields stay.
+    """
+    import random
+
+    from quintet.cards import parse_card
+    from quintet.quinto import QuintoMatch, QuintoRules, quint_points
+    from quintet.quintus import QuintusMatch, QuintusRules
+    from quintet.record import record_from_match
+    from quintet.server.replay import replay_steps
+
+    match: Any
+    if kind == "quintus":
+        match = QuintusMatch(QuintusRules(hands=2))
+    else:
+        variant = "dummy" if kind == "dummy" else "partnership"
+        match = QuintoMatch(
+            QuintoRules(target=100, variant=variant), lone_seat=1 if kind == "dummy" else None
+        )
+    rng = random.Random(7)
+    while not match.is_over():
+        state = match.start_hand(rng=random.Random(rng.randrange(1 << 30)))
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+    data = replay_steps(record_from_match(match))
+    n = 5 if kind == "quintus" else 4
+    fields = {"number", "actions", "phase", "dealer", "turn", "hands", "hand_sizes", "trick"}
+    completed = 0
+    for hand in data["hands"]:
+        steps = hand["steps"]
+        plays: list[JSON] = []
+        for k, st in enumerate(steps):
+            assert fields <= st.keys()
+            a = st.get("action")
+            if a is not None and a["type"] == "play":
+                plays.append({"seat": a["seat"], "card": a["card"]})
+            done = st.get("completed_trick")
+            if done is None:
+                continue
+            completed += 1
+            assert a is not None and a["type"] == "play"
+            assert done["cards"] == plays[-n:] == [*steps[k - 1]["trick"], plays[-1]]
+            w = done["winner"]
+            assert w in [c["seat"] for c in done["cards"]]
+            lead = next(
+                (s["action"] for s in steps[k + 1 :] if s["action"]["type"] == "play"), None
+            )
+            if lead is not None:
+                assert lead["seat"] == w
+            before, after = steps[k - 1], st
+            if kind == "quintus":
+                assert after["taken"][w] == before["taken"][w] + 5
+                assert done["points"] == 0
+            else:
+                # The side's tricks grow (by two when it takes the cachette too).
+                assert after["tricks_won"][w % 2] > before["tricks_won"][w % 2]
+                assert after["tricks_won"][1 - w % 2] == before["tricks_won"][1 - w % 2]
+                mask = 0
+                for c in done["cards"]:
+                    mask |= 1 << parse_card(c["card"])
+                assert done["points"] == quint_points(mask)
+        assert sum("completed_trick" in st for st in steps) == steps[-1]["tricks_played"]
+    assert completed >= 8
 
 
 def test_an_external_bot_command_needs_the_operators_permission(

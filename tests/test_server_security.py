@@ -1015,6 +1015,72 @@ def test_a_hint_being_worked_out_does_not_hold_up_the_connection(tmp_path: Path)
         assert order == [("error", "h2", "busy"), ("pong", "p", None), ("hint", "h1", None)]
 
 
+def _hint_at_a_choice(c: TestClient) -> JSON:
+    """Return the hint seat 0 (Ann) gets at her first decision with a choice.
+
+    Decisions with one legal action (she may only pass the doubling round) are taken.
+    """
+    body = {"game": "quinto", "seats": ["open", "random", "random", "random"], "seed": 8}
+    made = c.post("/api/tables", json=body | {"join": {"seat": 0, "name": "Ann"}}).json()
+    with c.websocket_connect("/ws") as ws:
+        state = hello(ws, made["id"], token=made["token"])
+        while len(state.get("legal") or []) < 2:
+            if state.get("legal"):
+                send(ws, {"type": "act", "action": state["legal"][0]})
+            state = until(ws, "state")
+        send(ws, {"type": "hint", "id": "h"})
+        return until(ws, "hint")
+
+
+def test_the_hint_is_pimcs_with_the_operators_hint_budget(tmp_path: Path) -> None:
+    with make_client(tmp_path, hint_seconds=0.05, search_workers=1) as c:
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        assert hub.settings.hint_level == "pimc"  # the default
+        asked: list[tuple[str, Any]] = []
+        run_bot = hub.run_bot
+
+        async def spy(owner: str, level: str, *args: Any) -> Any:
+            asked.append((level, args[4:]))
+            return await run_bot(owner, level, *args)
+
+        hub.run_bot = spy  # type: ignore[method-assign,assignment]
+        hint = _hint_at_a_choice(c)
+    assert hint["ref"] == "h" and hint["level"] == "pimc"
+    assert hint["action"]["seat"] == 0
+    # The hint's bot is the operator's pimc at the hint budget (0.05 CPU seconds).
+    assert ("pimc", ("pimc:seconds=0.05",)) in asked
+
+
+def test_a_hint_whose_bot_fails_is_the_heuristics_and_says_so(tmp_path: Path) -> None:
+    # The operator's hint level would think 30 CPU seconds; the 1 s wall limit cuts it.
+    with make_client(
+        tmp_path,
+        levels={"slow": "ismcts:seconds=30"},
+        hint_level="slow",
+        bot_seconds=0.1,
+        search_limit=1.0,
+        search_workers=1,
+    ) as c:
+        hint = _hint_at_a_choice(c)
+    assert hint["level"] == "heuristic" and hint["action"]["seat"] == 0
+
+
+def test_the_search_limit_is_generously_above_the_cpu_budgets() -> None:
+    from quintet.errors import InvalidOptionError
+
+    Settings().check()  # 10 wall seconds for 1 CPU second
+    Settings(bot_seconds=2.0).check()  # 5 times: just enough
+    for too_much in ({"bot_seconds": 3.0}, {"hint_seconds": 2.5}):
+        with pytest.raises(InvalidOptionError, match="at least 5 times"):
+            Settings(**too_much).check()  # type: ignore[arg-type]
+    assert Settings().hint_spec() == "pimc:seconds=1"
+    assert Settings(hint_seconds=0.3).hint_spec() == "pimc:seconds=0.3"
+    assert Settings(hint_level="ismcts", bot_seconds=0.5).hint_spec() == "ismcts:seconds=0.5"
+    assert Settings(hint_level="heuristic").hint_spec() == "heuristic"
+    # A level of the operator's own keeps its spec.
+    assert Settings(levels={"pimc": "pimc:samples=5"}).hint_spec() == "pimc:samples=5"
+
+
 def test_seats_stay_as_they_were_once_a_table_is_over(tmp_path: Path) -> None:
     with make_client(tmp_path, abandon_after=10.0) as c:
         body = {"game": "quinto", "seats": ["open", "open", "heuristic", "heuristic"]}

@@ -11,6 +11,7 @@ from quintet.cards import QUINTUS_PACK, mask_cards, parse_mask
 from quintet.quinto import QuintoRules, QuintoState
 from quintet.quintus import QuintusRules, QuintusState
 from quintet.quintus.state import MELD
+from quintet.quintus.state import PLAY as QUINTUS_PLAY
 from quintet.solver import QuintoSolver, QuintusSolver, SolverLimitError
 
 # A target no hand can reach: the solver plays every hand out.
@@ -221,6 +222,20 @@ def test_quinto_best_lead_is_a_best_card(quinto_solver: QuintoSolver) -> None:
         card, value = quinto_solver.best_lead(state)
         values = quinto_solver.move_values(state)
         assert value == max(values.values()) == values[card]
+        checked += 1
+
+
+def test_quintus_best_lead_is_a_best_card(quintus_solver: QuintusSolver) -> None:
+    rng = random.Random(12)
+    checked = 0
+    while checked < 150:
+        state = random_quintus_endgame(rng, rng.choice((2, 3, 4)))
+        if state.trick or state.phase != QUINTUS_PLAY:
+            continue
+        card, value = quintus_solver.best_lead(state)
+        values = quintus_solver.move_values(state)
+        pick = max if state.current_player() == state.quintus else min
+        assert value == pick(values.values()) == values[card]
         checked += 1
 
 

@@ -2,7 +2,8 @@
 
 Whole hands of each game and variant are played with keys and clicks, saved from the
 screen, and scored: the scorer must give the score the screen shows. Bots are paced at
-0 seconds (one test uses a real timer) so the suite stays fast.
+0 seconds (one test uses a real timer) and the person's hints are the heuristic's (the
+default hint bot, pimc, thinks a CPU second) so the suite stays fast.
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ import pytest
 from click.testing import CliRunner
 
 from quintet.actions import action_str, parse_action
+from quintet.bots import Budget
 from quintet.cards import SUIT_SYMBOLS, card_display, mask_cards
 from quintet.cli import main
 from quintet.record import dumps, example_text, read_record, score
 from quintet.table import Table
 from quintet.tui.play import PlayApp, new_table, resume_table
 from quintet.tui.replay import ReplayApp
-from quintet.tui.testing import decide, play_hand, screen_text, wait_idle
+from quintet.tui.testing import advance, decide, play_hand, screen_text, wait_idle
 
 SIZE = (110, 36)
 
@@ -61,7 +63,9 @@ def quinto_shown(app: PlayApp) -> list[int]:
 def test_quinto_partnership_hand_through_the_ui(tmp_path: Path) -> None:
     async def body() -> None:
         table, seat = new_table("quinto", "partnership", seat=0, seed=4)
-        app = PlayApp(table, seat, pace=0, save_path=str(tmp_path / "q.json"))
+        app = PlayApp(
+            table, seat, hint_level="heuristic", pace=0, save_path=str(tmp_path / "q.json")
+        )
         async with app.run_test(size=SIZE) as pilot:
             taken = await play_hand(pilot, app)
             assert taken == 13  # the doubling round and twelve cards
@@ -78,7 +82,9 @@ def test_quinto_partnership_hand_through_the_ui(tmp_path: Path) -> None:
 def test_quinto_dummy_hand_as_the_lone_player(tmp_path: Path) -> None:
     async def body() -> None:
         table, seat = new_table("quinto", "dummy", seat=0, seed=3)
-        app = PlayApp(table, seat, pace=0, save_path=str(tmp_path / "d.json"))
+        app = PlayApp(
+            table, seat, hint_level="heuristic", pace=0, save_path=str(tmp_path / "d.json")
+        )
         async with app.run_test(size=SIZE) as pilot:
             await wait_idle(pilot, app)
             view = app.screen_table.view
@@ -103,7 +109,9 @@ def test_quinto_dummy_hand_as_the_lone_player(tmp_path: Path) -> None:
 def test_quintus_base_hand_as_the_quintus_trump_nil_and_meld(tmp_path: Path) -> None:
     async def body() -> None:
         table, seat = new_table("quintus", "base", seat=4, seed=11)
-        app = PlayApp(table, seat, pace=0, save_path=str(tmp_path / "b.json"))
+        app = PlayApp(
+            table, seat, hint_level="heuristic", pace=0, save_path=str(tmp_path / "b.json")
+        )
         async with app.run_test(size=SIZE) as pilot:
             await play_hand(pilot, app)
             kinds = {action_str(a).split()[0] for s, a in table.state.history() if s == 4}
@@ -120,7 +128,9 @@ def test_quintus_base_hand_as_the_quintus_trump_nil_and_meld(tmp_path: Path) -> 
 def test_quintus_bidding_hand_with_bids_melds_and_settlement(tmp_path: Path) -> None:
     async def body() -> None:
         table, seat = new_table("quintus", "bidding", seat=0, seed=8)
-        app = PlayApp(table, seat, pace=0, save_path=str(tmp_path / "g.json"))
+        app = PlayApp(
+            table, seat, hint_level="heuristic", pace=0, save_path=str(tmp_path / "g.json")
+        )
         async with app.run_test(size=SIZE) as pilot:
             await play_hand(pilot, app)
             mine = [action_str(a) for s, a in table.state.history() if s == 0]
@@ -139,7 +149,9 @@ def test_quintus_bidding_hand_with_bids_melds_and_settlement(tmp_path: Path) -> 
 def test_a_whole_quintus_session_with_signals_and_its_ledger(tmp_path: Path) -> None:
     async def body() -> None:
         table, seat = new_table("quintus", "base", seat=0, seed=3, hands=2)
-        app = PlayApp(table, seat, pace=0, save_path=str(tmp_path / "m.json"))
+        app = PlayApp(
+            table, seat, hint_level="heuristic", pace=0, save_path=str(tmp_path / "m.json")
+        )
         async with app.run_test(size=SIZE) as pilot:
             while not table.match_over():
                 await play_hand(pilot, app, signals=True)
@@ -175,7 +187,7 @@ def test_a_whole_quintus_session_with_signals_and_its_ledger(tmp_path: Path) -> 
 def test_illegal_choices_are_refused_with_the_reason() -> None:
     async def body() -> None:
         table, seat = new_table("quinto", "partnership", seat=0, seed=4)
-        app = PlayApp(table, seat, pace=0)
+        app = PlayApp(table, seat, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
             await wait_idle(pilot, app)
             screen = app.screen_table
@@ -204,7 +216,7 @@ def test_illegal_choices_are_refused_with_the_reason() -> None:
 def test_quintus_illegal_bids_and_signals_are_refused() -> None:
     async def body() -> None:
         table, seat = new_table("quintus", "bidding", seat=0, seed=8)
-        app = PlayApp(table, seat, pace=0)
+        app = PlayApp(table, seat, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
             await wait_idle(pilot, app)
             screen = app.screen_table
@@ -239,7 +251,7 @@ def test_quintus_illegal_bids_and_signals_are_refused() -> None:
 def test_hint_undo_last_trick_and_pages() -> None:
     async def body() -> None:
         table, seat = new_table("quinto", "partnership", seat=1, seed=5)
-        app = PlayApp(table, seat, pace=0)
+        app = PlayApp(table, seat, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
             screen = app.screen_table
             await pilot.press("u")
@@ -281,6 +293,28 @@ def test_hint_undo_last_trick_and_pages() -> None:
     run(body)
 
 
+def test_the_hint_is_pimcs_by_default_and_worked_out_on_a_thread() -> None:
+    async def body() -> None:
+        table, seat = new_table("quinto", "partnership", seat=1, seed=5)
+        advance(table, seat, 10)  # late in the hand: pimc solves each deal at once
+        table.budget = Budget(iterations=4)  # a samples budget: pimc's choice is repeatable
+        want = table.hint(seat, "pimc")
+        app = PlayApp(table, seat, pace=0.01)  # paced: the hint is worked out on a thread
+        assert app.hint_level == "pimc"
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_idle(pilot, app)
+            await pilot.press("h")
+            for _ in range(500):
+                if not app.hinting:
+                    break
+                await pilot.pause(0.02)
+            screen = app.screen_table
+            assert "Hint (pimc): " in screen.status_text.plain
+            assert screen.cursor is not None and screen.cursor.value == want
+
+    run(body)
+
+
 # ----------------------------------------------------------- what the person may see
 
 
@@ -292,7 +326,7 @@ def _cards_on_screen(text: str) -> set[str]:
 def test_the_screen_shows_only_what_the_person_may_see() -> None:
     async def body() -> None:
         table, seat = new_table("quinto", "dummy", seat=1, lone=0, seed=6)
-        app = PlayApp(table, seat, pace=0)
+        app = PlayApp(table, seat, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
             await wait_idle(pilot, app)
             mine = {card_display(c) for c in mask_cards(table.state.hands[1])}
@@ -317,7 +351,7 @@ def test_an_open_nil_hand_is_shown_to_everyone() -> None:
         table = Table.new("quintus", "base", [None, "heuristic", "heuristic", "heuristic", None], 3)
         table.act(4, "trump NT")
         table.act(4, "nil open")
-        app = PlayApp(table, 0, pace=0)
+        app = PlayApp(table, 0, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             text = screen_text(app)
@@ -350,7 +384,7 @@ def test_a_resumed_game_continues_identically(tmp_path: Path) -> None:
 
     async def original() -> None:
         table, seat = new_table("quintus", "bidding", seat=1, seed=13, hands=1)
-        app = PlayApp(table, seat, pace=0, save_path=str(mid))
+        app = PlayApp(table, seat, hint_level="heuristic", pace=0, save_path=str(mid))
         async with app.run_test(size=SIZE) as pilot:
             await _decide_until(pilot, app, 4)
             await pilot.press("s")
@@ -368,7 +402,7 @@ def test_a_resumed_game_continues_identically(tmp_path: Path) -> None:
     async def resumed() -> None:
         table, seat = resume_table(read_record(mid.read_text()))
         assert seat == 1
-        app = PlayApp(table, seat, pace=0, save_path=str(again))
+        app = PlayApp(table, seat, hint_level="heuristic", pace=0, save_path=str(again))
         async with app.run_test(size=SIZE) as pilot:
             while not table.match_over():
                 await play_hand(pilot, app)
@@ -386,7 +420,7 @@ def test_a_resumed_game_continues_identically(tmp_path: Path) -> None:
 def test_bots_paced_by_a_timer_play_as_without_pacing(tmp_path: Path) -> None:
     async def game(pace: float) -> str:
         table, seat = new_table("quinto", "partnership", seat=2, seed=9)
-        app = PlayApp(table, seat, pace=pace)
+        app = PlayApp(table, seat, hint_level="heuristic", pace=pace)
         async with app.run_test(size=SIZE) as pilot:
             await _decide_until(pilot, app, 3)
             await wait_idle(pilot, app)

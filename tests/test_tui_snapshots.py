@@ -39,7 +39,7 @@ def test_quinto_table_illegal_choice_and_last_trick() -> None:
         advance(table, seat, 6)  # the doubling round and five tricks
         while set(table.legal(seat)) == set(mask_cards(table.state.observation(0).hands[0])):
             advance(table, seat, 1)  # on to a trick where the person must follow suit
-        app = PlayApp(table, seat, pace=0)
+        app = PlayApp(table, seat, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             view = app.screen_table.view
@@ -60,7 +60,7 @@ def test_quinto_hand_summary_and_rubber_sheet() -> None:
     async def body() -> None:
         table, seat = new_table("quinto", "partnership", seat=0, seed=4)
         advance(table, seat)
-        app = PlayApp(table, seat, pace=0)
+        app = PlayApp(table, seat, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             check_snapshot(app, snap("quinto_hand_summary"))
@@ -74,7 +74,7 @@ def test_quinto_hand_summary_and_rubber_sheet() -> None:
 def test_quinto_dummy_table_of_the_lone_player() -> None:
     async def body() -> None:
         table, seat = new_table("quinto", "dummy", seat=0, seed=3)
-        app = PlayApp(table, seat, pace=0)
+        app = PlayApp(table, seat, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
             for way in range(3):
                 await wait_idle(pilot, app)
@@ -89,7 +89,7 @@ def test_quinto_dummy_table_of_the_lone_player() -> None:
 def test_quintus_auction_and_play_with_signals() -> None:
     async def body() -> None:
         table, seat = new_table("quintus", "bidding", seat=0, seed=8)
-        app = PlayApp(table, seat, pace=0)
+        app = PlayApp(table, seat, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
             await wait_idle(pilot, app)
             await pilot.press("plus", "plus")
@@ -103,7 +103,7 @@ def test_quintus_auction_and_play_with_signals() -> None:
 
     async def signals() -> None:
         table, seat = new_table("quintus", "base", seat=0, seed=3)
-        app = PlayApp(table, seat, pace=0)
+        app = PlayApp(table, seat, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
             await wait_idle(pilot, app)
             await pilot.press("3", "enter")  # ask partner: the bots answer in the same trick
@@ -120,7 +120,7 @@ def test_quintus_open_nil_and_ledger() -> None:
         table = Table.new("quintus", "base", [None, "heuristic", "heuristic", "heuristic", None], 3)
         table.act(4, "trump H")
         table.act(4, "nil open")
-        app = PlayApp(table, 0, pace=0)
+        app = PlayApp(table, 0, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             check_snapshot(app, snap("quintus_open_nil"))
@@ -128,7 +128,7 @@ def test_quintus_open_nil_and_ledger() -> None:
     async def ledger() -> None:
         table, seat = new_table("quintus", "bidding", seat=0, seed=8, hands=3)
         advance(table, seat)
-        app = PlayApp(table, seat, pace=0)
+        app = PlayApp(table, seat, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             check_snapshot(app, snap("quintus_hand_summary"))
@@ -163,7 +163,7 @@ def test_a_resumed_game_shows_the_table_as_it_was_saved(tmp_path: Path) -> None:
 
     async def original() -> None:
         table, seat = new_table("quintus", "bidding", seat=1, seed=13, hands=1)
-        app = PlayApp(table, seat, pace=0)
+        app = PlayApp(table, seat, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
             for _ in range(5):
                 await wait_idle(pilot, app)
@@ -176,7 +176,7 @@ def test_a_resumed_game_shows_the_table_as_it_was_saved(tmp_path: Path) -> None:
 
     async def resumed() -> None:
         table, seat = resume_table(read_record(path.read_text()))
-        app = PlayApp(table, seat, pace=0)
+        app = PlayApp(table, seat, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
             await wait_idle(pilot, app)
             await pilot.pause()

@@ -3,6 +3,9 @@
 An external program speaking the bot protocol (:mod:`quintet.botproto`) is the level
 ``cmd:COMMAND``, once its command is allowed with :func:`allow_commands`.
 
+Time budgets (:class:`Budget`, the ``seconds`` parameters) are CPU seconds of the
+deciding thread (:func:`cpu_clock`), not wall time.
+
 >>> bot = make_bot("heuristic")
 >>> bot.name
 'heuristic'
@@ -12,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from quintet.bots.base import Bot, BotView, Budget, pick_best
+from quintet.bots.base import Bot, BotView, Budget, cpu_clock, pick_best
 from quintet.bots.heuristic import HeuristicBot
 from quintet.bots.play import bot_step, play_out
 from quintet.bots.random_bot import RandomBot
@@ -49,8 +52,9 @@ def make_bot(level: str) -> Bot:
     """Return a new bot of ``level``, optionally with parameters: ``pimc:samples=10``.
 
     Parameters follow the level's name, each as ``:name=value`` (numbers or text), and
-    are passed to the bot's constructor (``pimc``: seconds, samples, exact_tricks;
-    ``ismcts``: iterations, seconds, exploration, rollout).
+    are passed to the bot's constructor (``pimc``: seconds, samples, exact_tricks,
+    max_nodes; ``ismcts``: iterations, seconds, exploration, rollout; ``seconds`` are CPU
+    seconds).
 
     ``cmd:COMMAND`` (everything after ``cmd:`` is a shell command) is an external bot,
     :class:`quintet.botproto.ExternalBot`, if :func:`allow_commands` allowed the command.
@@ -121,6 +125,7 @@ __all__ = [
     "RandomBot",
     "allow_commands",
     "bot_step",
+    "cpu_clock",
     "levels",
     "make_bot",
     "pick_best",

@@ -20,16 +20,35 @@ from quintet.actions import Action, is_signal
 from quintet.game import Observation
 
 
+def cpu_clock() -> float:
+    """Return the CPU seconds the calling thread has used: the clock budgets count.
+
+    This is :func:`time.thread_time`. A bot decides in one thread and the solver's
+    numba kernels run in that thread (they release the GIL, they do not move), so its
+    search counts in full, while time spent waiting for a core on a loaded machine does
+    not: a budget buys the same work however busy the machine is.
+    """
+    return time.thread_time()
+
+
 @dataclass(frozen=True)
 class Budget:
-    """How long a bot may think: ``seconds`` of wall time and/or ``iterations``."""
+    """How long a bot may think: ``seconds`` of CPU time and/or ``iterations``.
+
+    ``seconds`` counts the CPU time of the thread that decides (:func:`cpu_clock`), not
+    wall time, so that a bot is as strong on a loaded machine as on an idle one; the
+    wall time a decision takes is then at least ``seconds`` and, under load, several
+    times more. Whoever must bound the wall time too (the server) sets a hard limit of
+    its own, generously above the budget. A bot checks its budget between units of work
+    (a sample, an iteration), so it may overrun by one unit.
+    """
 
     seconds: float | None = None
     iterations: int | None = None
 
     def deadline(self) -> float | None:
-        """Return the ``time.perf_counter()`` value to stop at, or None."""
-        return None if self.seconds is None else time.perf_counter() + self.seconds
+        """Return the :func:`cpu_clock` value to stop at, or None."""
+        return None if self.seconds is None else cpu_clock() + self.seconds
 
 
 @dataclass

@@ -30,15 +30,16 @@ A Quintus meld is always made (the search never declines one), and in the auctio
 ``pass`` and the three lowest legal bids are tree (and rollout) moves, which keeps the
 branching of five bidders sane; the bot therefore never jumps the bidding.
 
-The final move is the root child with most visits. With an iteration budget and no
-time budget the choice depends only on the view (its observation and RNG seed).
+The final move is the root child with most visits. A time budget is CPU seconds of
+the deciding thread (:func:`~quintet.bots.base.cpu_clock`), checked between iterations.
+With an iteration budget and no time budget the choice depends only on the view (its
+observation and RNG seed).
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -53,11 +54,11 @@ from quintet.actions import (
     is_bid,
     is_signal,
 )
-from quintet.bots.base import BotView
+from quintet.bots.base import BotView, cpu_clock
 from quintet.bots.heuristic import HeuristicBot
 from quintet.cards import ACE, FIVE, FOUR, JOKER, THREE, TWO, card
 
-#: Budget when neither the constructor nor the view gives one.
+#: Budget when neither the constructor nor the view gives one (CPU seconds, iterations).
 DEFAULT_SECONDS: Final = 1.0
 DEFAULT_ITERATIONS: Final = 5000
 #: Quintus auction: the bids searched besides ``pass`` (the lowest legal ones).
@@ -123,10 +124,11 @@ def random_rollout(state: Any, rng: random.Random) -> None:
 class IsmctsBot:
     """Single-observer ISMCTS for both games (see the module docstring).
 
-    ``iterations`` and ``seconds`` replace the view's budget when either is given; with
-    neither here nor in the view the bot thinks 1 s or 5000 iterations, whichever comes
-    first. ``exploration`` is the UCB1 constant (rewards lie in about [-1, 1]).
-    ``rollout`` is ``random`` (default) or ``heuristic``.
+    ``iterations`` and ``seconds`` (CPU seconds of the deciding thread) replace the
+    view's budget when either is given; with neither here nor in the view the bot thinks
+    1 CPU second or 5000 iterations, whichever comes first. ``exploration`` is the UCB1
+    constant (rewards lie in about [-1, 1]). ``rollout`` is ``random`` (default) or
+    ``heuristic``.
     """
 
     name = "ismcts"
@@ -190,14 +192,14 @@ class IsmctsBot:
     def search(self, view: BotView) -> _Node:
         """Grow the tree for ``view`` within the budget and return its root."""
         max_iter, seconds = self._limits(view)
-        deadline = None if seconds is None else time.perf_counter() + seconds
+        clock = cpu_clock
+        deadline = None if seconds is None else clock() + seconds
         rng = random.Random(view.rng.getrandbits(64))
         rnd = rng.random
         rollout = ROLLOUTS[self.rollout]
         scale = REWARD_SCALE[view.game]
         c = self.exploration
         log, sqrt = math.log, math.sqrt
-        clock = time.perf_counter
         sample = view.sample
         root = _Node(-1)
         n = 0

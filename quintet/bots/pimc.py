@@ -5,13 +5,26 @@ with everything it has seen (:meth:`~quintet.bots.base.BotView.sample`: voids, c
 played, the open-nil hand, the quintus's all-trump first lead), values every legal card
 in each deal, and plays the card of best average value.
 
-In each deal a card is valued exactly by the double-dummy solver once the hand is
-small enough for it to answer within the budget (``exact_tricks``: Quinto 6 tricks
-left, Quintus 5 by default). Earlier, a full double-dummy solve takes seconds per deal,
-so the card is valued by playing the deal out with the ``heuristic`` policy for every
-seat instead (the same perfect-information sample, a cheaper evaluator).
+In each deal, from any trick, every card is valued exactly by the double-dummy solver
+(``move_values``) within a node limit for that deal: the CPU time left in the budget,
+converted at :data:`NODES_PER_CPU_SECOND`, shared among at least :data:`MIN_SAMPLES`
+deals still to come (so that early deals cannot eat the whole budget), and never below
+:data:`MIN_NODES`. Only a deal the solver cannot answer within its limit
+(:class:`~quintet.solver.SolverLimitError`) is valued instead by playing it out with
+the ``heuristic`` policy for every seat after each card (the same perfect-information
+deal, a cheaper and rougher evaluator). A played-out deal is measured as the solver
+measures (Quinto: the side's points minus the other side's; Quintus: the quintus's
+points, which the four others minimise), so exact and played-out deals add up. The
+first deal is always valued, whatever the budget, so a decision always returns;
+``last_samples``, ``last_exact`` and ``last_fallbacks`` say how the last card decision
+went, ``counts`` adds them up. ``exact_tricks`` (off by default) restores the old rule:
+the solver only once at most that many tricks are left, playouts before.
 
-Doubling, bids, trump and nil come from simulated outcomes: Quinto doubles when the
+The budget is CPU seconds of the deciding thread (:func:`~quintet.bots.base.cpu_clock`;
+the solver's numba kernels run in that thread), checked between deals.
+
+Doubling, bids, trump and nil come from simulated outcomes (heuristic playouts of
+sampled deals, not the solver, within the same CPU budget): Quinto doubles when the
 simulated trick difference favours its side; the Quintus bidder plays sampled deals
 out under each trump (and nil) and bids, names trump and declares nil by the points
 (or, with a contract, the chance to make it) the simulations give. It always melds;
@@ -20,9 +33,10 @@ signals are given and read as by the heuristic.
 
 from __future__ import annotations
 
+import math
 import random
-import time
-from typing import Any
+from collections import Counter
+from typing import Any, Final
 
 from quintet.actions import (
     DECLINE,
@@ -42,12 +56,25 @@ from quintet.actions import (
     is_play,
     is_signal,
 )
-from quintet.bots.base import BotView
+from quintet.bots.base import BotView, cpu_clock
 from quintet.bots.heuristic import HeuristicBot, signal_strength
 from quintet.quinto import QuintoState
 from quintet.quintus import QuintusState
 from quintet.quintus.state import PLAY as QUINTUS_PLAY
-from quintet.solver import QuintoSolver, QuintusSolver
+from quintet.solver import QuintoSolver, QuintusSolver, SolverLimitError
+
+#: Budget when neither the constructor nor the view gives one (CPU seconds, samples).
+DEFAULT_SECONDS: Final = 1.0
+DEFAULT_SAMPLES: Final = 200
+#: Nodes the double-dummy solver searches per CPU second, by game: it turns the CPU time
+#: left into each deal's node limit. Measured on a 2-core machine at the opening lead
+#: (bench/pimc_samples.py prints the rate of each run): Quinto 7.4 M, Quintus 8.7 M
+#: (endgames run faster, Quintus 12-13 M: their deals get a little less than their share).
+NODES_PER_CPU_SECOND: Final = {"quinto": 7_000_000, "quintus": 9_000_000}
+#: The CPU time left is shared among at least this many deals still to come.
+MIN_SAMPLES: Final = 10
+#: The smallest node limit of a deal (the last tricks solve in far fewer nodes).
+MIN_NODES: Final = 20_000
 
 _HEURISTIC = HeuristicBot()
 
@@ -82,15 +109,26 @@ def _consistent(
 
 
 def _seat_value(world: Any, seat: int) -> float:
-    """Return the hand's result for ``seat``'s player (Quinto: side difference)."""
-    return float(world.returns()[seat])
+    """Return a finished hand's value for ``seat``'s player, as the solver measures it.
+
+    Quinto: the side's hand points minus the other side's. Quintus: the quintus's points,
+    negated for the four others (who minimise them).
+    """
+    if world.game == "quinto":
+        return float(world.returns()[seat])
+    quintus = float(world.points()[0])
+    return quintus if seat == world.quintus else -quintus
 
 
 class PimcBot:
     """Perfect-information Monte Carlo (see the module docstring).
 
-    ``seconds`` (default 1.0) and ``samples`` (default 200) bound the work per decision;
-    the view's budget overrides them when it has its own.
+    ``seconds`` (CPU seconds, default 1.0) and ``samples`` (default 200) bound the work
+    per decision; the view's budget overrides them when it has its own. With samples and
+    no seconds anywhere the choice depends only on the view: each deal's node limit is
+    then fixed (:data:`DEFAULT_SECONDS` shared among ``min(samples, MIN_SAMPLES)``
+    deals). ``max_nodes`` fixes the node limit per deal instead. ``exact_tricks``, when
+    given, uses the solver only with at most that many tricks left (playouts before).
     """
 
     name = "pimc"
@@ -101,23 +139,52 @@ class PimcBot:
         samples: int | None = None,
         exact_tricks: int | None = None,
         tt_bits: int = 18,
+        max_nodes: int | None = None,
     ) -> None:
+        if max_nodes is not None and max_nodes < 1:
+            raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
         self.seconds = seconds
         self.samples = samples
         self.exact_tricks = exact_tricks
+        self.max_nodes = max_nodes
         self._tt_bits = tt_bits
         self._quinto: QuintoSolver | None = None
         self._quintus: QuintusSolver | None = None
+        #: The last card decision: deals valued, of them solved exactly, and given up by
+        #: the solver (played out instead); the solver's nodes and CPU seconds (given-up
+        #: deals included), and the decision's CPU seconds.
+        self.last_samples = 0
+        self.last_exact = 0
+        self.last_fallbacks = 0
+        self.last_nodes = 0
+        self.last_solve_cpu = 0.0
+        self.last_cpu = 0.0
+        #: Totals over this bot's card decisions: decisions, samples, exact, fallbacks.
+        self.counts: Counter[str] = Counter()
 
     # ------------------------------------------------------------------ budget
 
     def _limits(self, view: BotView) -> tuple[float, int]:
-        """Return the deadline and the number of samples; samples alone are exact."""
+        """Return the deadline (a :func:`cpu_clock` value) and the number of samples.
+
+        A samples-only budget has no deadline (infinity): the choice is reproducible.
+        """
         samples = view.budget.iterations or self.samples
         seconds = view.budget.seconds or self.seconds
         if seconds is None and samples is not None:
-            return float("inf"), samples
-        return time.perf_counter() + (seconds or 1.0), samples or 200
+            return math.inf, samples
+        return cpu_clock() + (seconds or DEFAULT_SECONDS), samples or DEFAULT_SAMPLES
+
+    def _node_limit(self, game: str, deadline: float, samples: int, n: int) -> int:
+        """Return the solver's node limit for deal ``n`` (0 first) of a decision."""
+        if self.max_nodes is not None:
+            return self.max_nodes
+        spread = max(1, min(samples, MIN_SAMPLES) - n)
+        if math.isinf(deadline):
+            share = DEFAULT_SECONDS / min(samples, MIN_SAMPLES)
+        else:
+            share = max(0.0, deadline - cpu_clock()) / spread
+        return max(MIN_NODES, int(share * NODES_PER_CPU_SECOND[game]))
 
     # -------------------------------------------------------------- decisions
 
@@ -149,23 +216,44 @@ class PimcBot:
             self._quintus = QuintusSolver(self._tt_bits)
         return self._quintus
 
-    def _exact(self, world: Any) -> bool:
+    def _solvable(self, world: Any) -> bool:
+        """Return whether the solver is tried on ``world`` (card play; ``exact_tricks``)."""
+        if world.game != "quinto" and world.phase != QUINTUS_PLAY:
+            return False
+        if self.exact_tricks is None:
+            return True
         left: int = (12 if world.game == "quinto" else 8) - world.tricks_played
-        limit = self.exact_tricks
-        if limit is None:
-            limit = 6 if world.game == "quinto" else 5
-        return left <= limit
+        return left <= self.exact_tricks
 
     def _play(self, view: BotView, cards: tuple[Action, ...]) -> Action:
+        t0 = cpu_clock()
         deadline, samples = self._limits(view)
         totals = dict.fromkeys(cards, 0.0)
-        n = 0
-        while n < samples and (n == 0 or time.perf_counter() < deadline):
+        n = exact = fallbacks = nodes = 0
+        solve_cpu = 0.0
+        while n < samples and (n == 0 or cpu_clock() < deadline):
             world = self._sample(view)
-            values = self._card_values(world, view.seat, cards, view.rng)
+            values = None
+            if self._solvable(world):
+                solver = self._solver(world)
+                solver.max_nodes = self._node_limit(world.game, deadline, samples, n)
+                t = cpu_clock()
+                try:
+                    values = self._exact_values(solver, world, view.seat, cards)
+                    exact += 1
+                except SolverLimitError:
+                    fallbacks += 1
+                solve_cpu += cpu_clock() - t
+                nodes += solver.nodes
+            if values is None:
+                values = self._playout_values(world, view.seat, cards, view.rng)
             for c in cards:
                 totals[c] += values[c]
             n += 1
+        self.last_samples, self.last_exact, self.last_fallbacks = n, exact, fallbacks
+        self.last_nodes, self.last_solve_cpu = nodes, solve_cpu
+        self.last_cpu = cpu_clock() - t0
+        self.counts.update(decisions=1, samples=n, exact=exact, fallbacks=fallbacks)
         return max(cards, key=lambda c: (totals[c], -c))
 
     def _sample(self, view: BotView, tries: int = 8) -> Any:
@@ -186,16 +274,31 @@ class PimcBot:
             world = view.sample()
         return world
 
-    def _card_values(
-        self, world: Any, seat: int, cards: tuple[Action, ...], rng: random.Random
+    @staticmethod
+    def _exact_values(
+        solver: QuintoSolver | QuintusSolver, world: Any, seat: int, cards: tuple[Action, ...]
     ) -> dict[Action, float]:
-        """Return each card's value for ``seat``'s player in one sampled world."""
-        if self._exact(world) and (world.game == "quinto" or world.phase == QUINTUS_PLAY):
-            values = self._solver(world).move_values(world)
-            if world.game == "quinto":
-                return {c: float(values[c]) for c in cards}  # already for the side to move
-            sign = 1.0 if seat == world.quintus else -1.0
-            return {c: sign * values[c] for c in cards}
+        """Return each card's double-dummy value for ``seat``'s player (or raise).
+
+        Raises:
+            SolverLimitError: the deal needs more than the solver's ``max_nodes``.
+        """
+        values = solver.move_values(world)
+        if world.game == "quinto":
+            return {c: float(values[c]) for c in cards}  # already for the side to move
+        sign = 1.0 if seat == world.quintus else -1.0
+        return {c: sign * values[c] for c in cards}
+
+    @staticmethod
+    def _playout_values(
+        world: Any, seat: int, cards: tuple[Action, ...], rng: random.Random
+    ) -> dict[Action, float]:
+        """Return each card's value for ``seat``'s player by heuristic playouts.
+
+        Measured as the solver measures, up to a constant of the deal: Quinto, the
+        side's hand points minus the other side's; Quintus, the quintus's points (for
+        him) or their negative (for the four others).
+        """
         out: dict[Action, float] = {}
         for c in cards:
             w = world.clone()
@@ -212,7 +315,7 @@ class PimcBot:
         side = view.seat & 1
         diff = 0.0
         n = 0
-        while n < min(samples, 60) and (n == 0 or time.perf_counter() < deadline):
+        while n < min(samples, 60) and (n == 0 or cpu_clock() < deadline):
             world = view.sample()
             while world.phase == 0:  # the rest of the doubling round: passes
                 world.apply_action(PASS)
@@ -248,9 +351,10 @@ class PimcBot:
         out = []
         end, _ = self._limits(view)
         # Each simulated option gets a sixth of the budget (a samples-only budget: none).
-        deadline = time.perf_counter() + (end - time.perf_counter()) / 6
+        now = cpu_clock()
+        deadline = now + (end - now) / 6
         for i in range(n):
-            if i and time.perf_counter() > deadline:
+            if i and cpu_clock() > deadline:
                 break
             world = view.sample()
             rules = world.rules
@@ -303,4 +407,4 @@ class PimcBot:
         return max(main, key=lambda a: (scores[a], a != NIL_OPEN, -a))
 
 
-__all__ = ["PimcBot", "QuintoState", "playout"]
+__all__ = ["NODES_PER_CPU_SECOND", "PimcBot", "QuintoState", "playout"]

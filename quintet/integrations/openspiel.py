@@ -417,8 +417,8 @@ class QuintetBot(pyspiel.Bot):  # type: ignore[misc]
 
     It decides from a :class:`~quintet.bots.BotView` of the engine state (the player's
     observation; the unseen cards re-dealt), so it sees no more than OpenSpiel's own bots.
-    ``seconds`` (or ``iterations``) is the budget per decision; ``seed`` makes it
-    deterministic with an iterations budget.
+    ``seconds`` (CPU seconds of the deciding thread, or ``iterations``) is the budget per
+    decision; ``seed`` makes it deterministic with an iterations budget.
     """
 
     def __init__(

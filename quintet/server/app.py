@@ -363,7 +363,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def work() -> None:
             try:
                 res = await hub.analysis_pool.run(
-                    f"analysis:{client}", replay.analyze_json, rec_json
+                    f"analysis:{client}",
+                    replay.analyze_json,
+                    rec_json,
+                    None,
+                    settings.analysis_nodes,
                 )
                 data = res.value
                 await hub.store.write(lambda conn: db.store_analysis(conn, table_id, data))

@@ -60,7 +60,14 @@ class Handlers:
         def check_level(self, level: str, field: str) -> str: ...
 
         async def run_bot(
-            self, owner: str, level: str, state: Any, seat: int, seed: str, kind: str
+            self,
+            owner: str,
+            level: str,
+            state: Any,
+            seat: int,
+            seed: str,
+            kind: str,
+            spec: str | None = None,
         ) -> tuple[Action | None, str | None]: ...
 
     async def handle(self, conn: Conn, text: str) -> None:
@@ -343,8 +350,11 @@ class Handlers:
     async def on_hint(self, conn: Conn, t: LiveTable, msg: Hint) -> None:
         """``hint``: what the hint bot would do for this player's seat (one at a time).
 
-        The hint is worked out in a task of its own, so the connection is answered
-        meanwhile; a second ``hint`` before the first is answered is ``busy``.
+        The hint bot is the operator's ``hint_level`` (``pimc`` by default) with the
+        operator's hint budget, never anything the client says; when it fails the
+        heuristic's suggestion is sent, and ``level`` says so. The hint is worked out in a
+        task of its own, so the connection is answered meanwhile; a second ``hint``
+        before the first is answered is ``busy``.
         """
         if conn.seat is None or t.seat_conn.get(conn.seat) is not conn:
             raise ProtocolError("not_player")
@@ -361,6 +371,7 @@ class Handlers:
         seat = turn if turn in seats else seats[0]
         kind = "act" if seat == turn else "signal"
         level = self.settings.hint_level
+        spec = self.settings.hint_spec()
         seed = f"{secrets.randbits(32)}:hint"
         state = st.clone()
 
@@ -370,13 +381,19 @@ class Handlers:
 
         async def work() -> None:
             try:
-                a, _ = await self.run_bot(owner, level, state, seat, seed, kind)
+                a, failure = await self.run_bot(owner, level, state, seat, seed, kind, spec)
             except Exception:
                 log.exception("connection %d: hint failed", conn.id)
                 conn.send(error("server_error", None, msg.id))
                 return
             if conn.table is not t or conn.seat != mine:
                 return  # the player left, or went to another table, meanwhile
+            used = level
+            if failure is not None:
+                log.warning(
+                    "connection %d: the %s hint %s: the heuristic's", conn.id, level, failure
+                )
+                used = "heuristic"
             if a is None:
                 a = state.legal_actions(seat)[0] if kind == "act" else None
             out: JSON = {
@@ -385,7 +402,7 @@ class Handlers:
                 "table": t.id,
                 "seq": seq,
                 "seat": seat,
-                "level": level,
+                "level": used,
             }
             if a is None:
                 out.update({"action": None, "text": "no signal"})

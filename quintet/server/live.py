@@ -178,16 +178,25 @@ class Hub(Handlers):
     # ------------------------------------------------------------------ bots
 
     async def run_bot(
-        self, owner: str, level: str, state: Any, seat: int, seed: str, kind: str
+        self,
+        owner: str,
+        level: str,
+        state: Any,
+        seat: int,
+        seed: str,
+        kind: str,
+        spec: str | None = None,
     ) -> tuple[Action | None, str | None]:
         """Return a bot's decision and, if the level's bot failed, why.
 
         Search levels run in the worker processes, shared fairly between tables
-        (``owner``) and cut off at the hard time limit; the others on a thread. A bot
-        that fails, or runs past the limit, is replaced by the heuristic for this
-        decision.
+        (``owner``) and cut off at the hard time limit (wall time, well above their CPU
+        budget); the others on a thread. A bot that fails, or runs past the limit, is
+        replaced by the heuristic for this decision. ``spec`` (the operator's, never a
+        client's) replaces the level's bot, as the hint's budget does.
         """
-        spec = self.levels.get(level, "heuristic")
+        if spec is None:
+            spec = self.levels.get(level, "heuristic")
         loop = asyncio.get_running_loop()
         failure: str | None = None
         try:

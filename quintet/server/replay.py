@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from quintet.actions import action_str, action_to_json
+from quintet.cards import card_str
+from quintet.game import Event
 from quintet.record import Record, record_from_json, replay, score
 from quintet.server import views
 
@@ -16,29 +18,61 @@ JSON = dict[str, Any]
 
 
 def replay_steps(record: Record) -> JSON:
-    """Return every hand of a finished match step by step: all hands after each action."""
+    """Return every hand of a finished match step by step: all hands after each action.
+
+    A step whose card ends a trick also has ``completed_trick``: ``{"winner", "cards",
+    "points"}`` (the trick's cards in the order played, as the table's ``last_trick``),
+    since the step's ``trick`` may already be the next, empty one.
+    """
     match = replay(record)
     hands: list[JSON] = []
+    final: Any  # a QuintoState or QuintusState (each has its events)
     for i, final in enumerate(match.hands):
+        tricks = _tricks_by_action(final.events())
         st: Any = final.snapshot()
         first = st.observation(0)
         steps = [views.hand_json(first, st.hands, i)]
-        for seat, a in final.history():
+        for k, (seat, a) in enumerate(final.history()):
+            before = steps[-1]["trick"]
             st.apply_action(a, seat)
             step = views.hand_json(st.observation(0), st.hands, i)
             step["action"] = action_to_json(a, seat)
             step["text"] = action_str(a)
+            won = tricks.get(k)
+            if won is not None:
+                step["completed_trick"] = {
+                    "winner": won.seat,
+                    "cards": [*before, {"seat": seat, "card": card_str(a)}],
+                    "points": won.points,
+                }
             steps.append(step)
         hands.append({"hand": i, "steps": steps, "result": views.hand_result(final)})
     return {"hands": hands, "score": score(record)}
 
 
-def analyze_json(record_json: JSON, tricks: int | None = None) -> JSON:
-    """Return the double-dummy notes of every card of a record (a worker's job)."""
-    from quintet.analysis import DEFAULT_TRICKS, analyze_record, summary
+def _tricks_by_action(events: list[Event]) -> dict[int, Event]:
+    """Return the ``trick`` events by the index (in the history) of the card ending each."""
+    out: dict[int, Event] = {}
+    k = -1
+    for e in events:
+        if e.kind == "action":
+            k += 1
+        elif e.kind == "trick":
+            out[k] = e
+    return out
+
+
+def analyze_json(
+    record_json: JSON, tricks: int | None = None, max_nodes: int | None = None
+) -> JSON:
+    """Return the double-dummy notes of every card of a record (a worker's job).
+
+    ``max_nodes`` limits each position's search (default: the analysis's own).
+    """
+    from quintet.analysis import DEFAULT_MAX_NODES, DEFAULT_TRICKS, analyze_record, summary
 
     record = record_from_json(record_json)
-    notes = analyze_record(record, tricks)
+    notes = analyze_record(record, tricks, DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
     seats = 4 if record.game == "quinto" else 5
     return {
         "tricks": DEFAULT_TRICKS[record.game] if tricks is None else tricks,

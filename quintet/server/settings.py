@@ -4,6 +4,13 @@ Everything that bounds what a client can make the server do is here, set by the
 operator and never by a request: which bot levels exist and their budgets, the hard
 time limit of a search, how many tables a client may create, message rates, how long an
 abandoned table is kept open. docs/server.md ("Security") describes each.
+
+A bot's budget is CPU seconds of the thread that decides (``bot_seconds``,
+``hint_seconds``: :class:`quintet.bots.Budget`), so that bots play as well on a busy
+server as on an idle one; the search limit is wall time, the safety net that kills a
+worker whatever it does. On a loaded machine a CPU second can take several seconds of
+wall time (a 1 s budget once bought 0.22 s of CPU a wall second), so the limit must be
+at least :data:`LIMIT_PER_BUDGET` times the largest budget of the base search levels.
 """
 
 from __future__ import annotations
@@ -18,6 +25,8 @@ from quintet.errors import InvalidOptionError
 BASE_LEVELS = ("random", "heuristic", "pimc", "ismcts")
 #: Levels whose decisions are searches, run in the worker processes.
 SEARCH_LEVELS = ("pimc", "ismcts")
+#: The search limit (wall seconds) is at least this many times the CPU budgets.
+LIMIT_PER_BUDGET = 5.0
 
 _LEVEL_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 
@@ -33,7 +42,8 @@ class Settings:
 
     db_url: str = ""
     bot_delay: float = 0.8
-    hint_level: str = "heuristic"
+    hint_level: str = "pimc"  # the level whose suggestion a hint is
+    hint_seconds: float | None = None  # the hint's CPU budget (pimc, ismcts); None: bot_seconds
     allow_seed: bool = False
     echo: bool = False
     # Websocket connections.
@@ -44,12 +54,17 @@ class Settings:
     max_connections: int = 50  # websockets open at once from one client address
     max_spectators: int = 200  # spectators of one table
     # Bots: named levels only; the operator sets their budgets.
-    bot_seconds: float = 1.0  # the search levels' budget per decision
-    search_limit: float = 10.0  # hard limit of one search: its worker is killed after it
+    bot_seconds: float = 1.0  # the search levels' budget per decision, in CPU seconds
+    # Hard limit of one search in wall seconds (its worker is killed after it): a safety
+    # net at least LIMIT_PER_BUDGET times the CPU budgets.
+    search_limit: float = 10.0
     search_workers: int = field(default_factory=_default_workers)
     levels: dict[str, str] = field(default_factory=dict)  # extra levels: name -> spec
     bot_commands: tuple[str, ...] = ()  # external bot programs (levels cmd:COMMAND)
     analysis_limit: float = 900.0  # hard limit of one game's analysis
+    # The analysis's node limit per position: a position needing more (early in a hand,
+    # about 3 CPU seconds) is left unsolved, so a game's analysis fits its hard limit.
+    analysis_nodes: int = 20_000_000
     analysis_queue: int = 20  # analyses waiting at most (then 503)
     # HTTP.
     allow_origins: tuple[str, ...] = ()  # other origins allowed to post and to open /ws
@@ -87,6 +102,21 @@ class Settings:
             out[f"cmd:{command}"] = f"cmd:{command}"
         return out
 
+    def hint_budget(self) -> float:
+        """Return the CPU seconds a hint of a base search level thinks."""
+        return self.bot_seconds if self.hint_seconds is None else self.hint_seconds
+
+    def hint_spec(self) -> str:
+        """Return the bot a hint asks: the hint level's, with the hint budget.
+
+        The base search levels (``pimc``, ``ismcts``) think :meth:`hint_budget` CPU
+        seconds; any other level (one of the operator's ``levels`` too) is its own spec.
+        """
+        level = self.hint_level
+        if level in SEARCH_LEVELS and level not in self.levels:
+            return f"{level}:seconds={self.hint_budget():g}"
+        return self.offered_levels()[level]
+
     def check(self) -> None:
         """Check the settings (levels name real bots, limits are positive).
 
@@ -105,10 +135,14 @@ class Settings:
         for name in ("bot_seconds", "search_limit", "analysis_limit", "create_rate"):
             if not getattr(self, name) > 0:
                 raise InvalidOptionError(f"{name} must be positive")
-        if self.search_limit <= self.bot_seconds:
+        if not self.hint_budget() > 0:
+            raise InvalidOptionError("hint_seconds must be positive")
+        budget = max(self.bot_seconds, self.hint_budget())
+        if self.search_limit < LIMIT_PER_BUDGET * budget:
             raise InvalidOptionError(
-                f"search_limit ({self.search_limit:g} s) must exceed bot_seconds "
-                f"({self.bot_seconds:g} s)"
+                f"search_limit ({self.search_limit:g} wall seconds) must be at least "
+                f"{LIMIT_PER_BUDGET:g} times the bots' budget ({budget:g} CPU seconds): "
+                "under load a CPU second takes several seconds of wall time"
             )
         if self.search_workers < 1:
             raise InvalidOptionError("search_workers must be at least 1")

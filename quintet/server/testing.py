@@ -88,6 +88,8 @@ class ServerProcess:
             "100000",
             "--max-connections",
             "100000",
+            "--analysis-nodes",
+            "2000000",
             "--no-access-log",
             "--log-level",
             "warning",

@@ -620,3 +620,17 @@ def child_value(
             )  # fmt: skip
     hands[p] ^= 1 << c
     return v
+
+
+@jit
+def root_move(hands: np.ndarray, w: int, tt_key: np.ndarray, tt_move: np.ndarray, gen: int) -> int:
+    """Return the best lead the table holds for a trick-boundary position, or -1."""
+    key = np.zeros(5, dtype=np.int64)
+    canonical(hands, w, key)
+    slot = _slot(key, tt_key.shape[0])
+    for i in range(5):
+        if tt_key[slot, i] != key[i]:
+            return -1
+    if tt_key[slot, 5] != gen:
+        return -1
+    return code_card(hands, tt_move[slot])

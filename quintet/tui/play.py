@@ -9,7 +9,6 @@ score sheets, the end-of-hand summary and saving.
 from __future__ import annotations
 
 import datetime
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -24,7 +23,6 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
 
 from quintet.actions import Action, bid_amount, is_bid, is_play, is_signal
-from quintet.bots import BotView, make_bot
 from quintet.cards import Card
 from quintet.errors import IllegalActionError, InvalidActionError, InvalidOptionError
 from quintet.quinto.rules import SIDE_NAMES
@@ -46,7 +44,11 @@ from quintet.tui.widgets import (
     TrickBox,
 )
 
+#: The bot level whose suggestion ``h`` shows, unless told otherwise.
+HINT_LEVEL = "pimc"
+
 __all__ = [
+    "HINT_LEVEL",
     "PlayApp",
     "default_save_name",
     "new_table",
@@ -582,7 +584,7 @@ class PlayApp(App[None]):
         table: Table,
         person: int,
         pace: float = 0.4,
-        hint_level: str = "heuristic",
+        hint_level: str = HINT_LEVEL,
         save_path: str | None = None,
         clock: Callable[[], datetime.datetime] | None = None,
     ) -> None:
@@ -594,6 +596,7 @@ class PlayApp(App[None]):
         self.save_path = save_path
         self.clock = clock or datetime.datetime.now
         self.busy = False
+        self.hinting = False
         self.paced_steps = 0
         self.saved_to: str | None = None
         self.dirty = False
@@ -705,42 +708,86 @@ class PlayApp(App[None]):
         return True
 
     def hint(self) -> None:
-        """Show (and point at) what the hint bot would do for the person's decision."""
+        """Show (and point at) what the hint bot would do for the person's decision.
+
+        With a pace (interactive play) the hint is worked out on a thread, as the bots'
+        moves are, so the screen stays live while a search bot thinks (``pimc``: a CPU
+        second); a hint the table has moved past meanwhile is dropped. With pace 0 it is
+        worked out at once.
+        """
         screen = self.screen_table
         view = screen.view
         if self._wait_message() or view is None:
             return
+        if self.hinting:
+            screen.say("One moment: the hint is being worked out.", "error")
+            return
         level = self.hint_level
         if view.decision is not None:
-            try:
-                action = self.table.hint(view.decision, level)
-            except (IllegalActionError, InvalidOptionError) as e:
-                screen.say(str(e), "error")
-                return
-            if action is None:
-                screen.say(f"Hint ({level}): nothing to do", "good")
-                return
-            msg = Text(f"Hint ({level}): ")
-            msg.append_text(describe_action(self.table.game, action))
-            screen.say(msg, "good")
-            screen.point_at(action)
+            seat = view.decision
+        elif any(is_signal(a) for a in view.legal.get(self.person, set())):
+            seat = self.person
+        else:
+            screen.say("Nothing for you to decide now.", "error")
             return
-        signals = [a for a in view.legal.get(self.person, set()) if is_signal(a)]
-        if signals:
-            bot = make_bot(level)
-            seen = BotView.of(
-                self.table.state, self.person, random.Random(f"{self.table.seed}:hint")
-            )
-            sig = bot.signal(seen)
-            if sig is None:
-                screen.say(f"Hint ({level}): no signal now.", "good")
-            else:
-                msg = Text(f"Hint ({level}): ")
-                msg.append_text(describe_action(self.table.game, sig))
-                screen.say(msg, "good")
-                screen.point_at(sig)
+        try:
+            task = self.table.hint_task(seat, level)
+            signal_only = view.decision is None
+            point = self._hint_point()
+            if self.pace <= 0:
+                self._show_hint(point, level, signal_only, task())
+                return
+        except (IllegalActionError, InvalidOptionError) as e:
+            screen.say(str(e), "error")
             return
-        screen.say("Nothing for you to decide now.", "error")
+        self.hinting = True
+        screen.say(f"Hint ({level}): thinking...", "good")
+        self.run_worker(
+            lambda: self._hint_thread(task, point, level, signal_only),
+            thread=True,
+            group="hint",
+            exclusive=False,
+        )
+
+    def _hint_point(self) -> tuple[int, int, int]:
+        """Return where the table is (a hint worked out elsewhere holds only here)."""
+        state = self.table.state
+        hands = len(self.table.match.hands)
+        return hands, len(state.history()) if state is not None else -1, id(state)
+
+    def _hint_thread(
+        self,
+        task: Callable[[], Action | None],
+        point: tuple[int, int, int],
+        level: str,
+        signal_only: bool,
+    ) -> None:
+        try:
+            action = task()
+        except Exception as e:  # a bot's failure is said, never fatal to the screen
+            self.call_from_thread(self._hint_failed, f"Hint ({level}) failed: {e}")
+            return
+        self.call_from_thread(self._show_hint, point, level, signal_only, action)
+
+    def _hint_failed(self, text: str) -> None:
+        self.hinting = False
+        self.screen_table.say(text, "error")
+
+    def _show_hint(
+        self, point: tuple[int, int, int], level: str, signal_only: bool, action: Action | None
+    ) -> None:
+        self.hinting = False
+        screen = self.screen_table
+        if point != self._hint_point():
+            return  # the table moved on while the hint was worked out
+        if action is None:
+            text = "no signal now." if signal_only else "nothing to do"
+            screen.say(f"Hint ({level}): {text}", "good")
+            return
+        msg = Text(f"Hint ({level}): ")
+        msg.append_text(describe_action(self.table.game, action))
+        screen.say(msg, "good")
+        screen.point_at(action)
 
     def undo(self) -> None:
         """Take back everything since the person's previous decision in this hand."""
@@ -983,7 +1030,7 @@ def run_play(
     table: Table,
     person: int,
     pace: float = 0.4,
-    hint_level: str = "heuristic",
+    hint_level: str = HINT_LEVEL,
     save_path: str | None = None,
 ) -> None:
     """Run the table in the terminal until the person quits."""

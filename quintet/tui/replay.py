@@ -3,10 +3,9 @@ values of the cards played.
 
 Every hand of a replay is shown (that is what a replay is for). The double-dummy
 values of the cards that could be played at a point come from the solver, in a worker
-thread so the screen never waits: positions in the last tricks of a hand
-(:data:`quintet.analysis.DEFAULT_TRICKS`) are solved as they are shown, earlier ones
-when asked for (``a``), each under a node limit; a position the solver gives up on
-reads "not solved".
+thread so the screen never waits: every card play is solved as it is shown (in every
+trick, :data:`quintet.analysis.DEFAULT_TRICKS`), or when asked for (``a``), each under
+a node limit; a position the solver gives up on reads "not solved".
 """
 
 from __future__ import annotations
@@ -38,7 +37,7 @@ from quintet.tui.widgets import LogPanel, Panel
 __all__ = ["Analysis", "ReplayApp"]
 
 #: The solver gives up after this many nodes (about half a second on a 2-core machine).
-DEFAULT_MAX_NODES = 4_000_000
+DEFAULT_MAX_NODES = 40_000_000
 
 
 @dataclass

@@ -137,7 +137,7 @@ const TRICK_POS = {
 
 function renderFelt(ctx) {
   // ctx: {G, seats, hand, view, me, legal, faceUp (all hands face up), decisions,
-  //       onCard, selected, hinted, flash, showBottomHand, sit}
+  //       onCard, selected, hinted, flash, done (replay: a completed trick), showBottomHand, sit}
   const { G, hand: h } = ctx;
   const felt = $("#felt");
   felt.classList.toggle("n4", G.n === 4);
@@ -244,11 +244,19 @@ function renderTrick(ctx) {
   const { G, hand: h } = ctx;
   const box = $("#trick");
   box.replaceChildren();
-  box.classList.remove("flash");
+  box.classList.remove("flash", "done");
+  box.setAttribute("aria-label", "the trick");
   if (!h) return;
   let plays = h.trick;
   let winner = null;
-  if (!plays.length && ctx.flash) {
+  // ctx.done (the replay): the trick the step's card ended, shown whole with its winner.
+  const done = ctx.done || null;
+  if (done) {
+    plays = done.cards;
+    winner = done.winner;
+    box.classList.add("done");
+    box.setAttribute("aria-label", `the trick, won by ${G.label(winner)}`);
+  } else if (!plays.length && ctx.flash) {
     plays = ctx.flash.cards;
     winner = ctx.flash.winner;
     box.classList.add("flash");
@@ -256,13 +264,14 @@ function renderTrick(ctx) {
   const pos = TRICK_POS[G.n];
   plays.forEach((t, i) => {
     const p = pos[(t.seat - ctx.view + G.n) % G.n];
+    const won = winner === t.seat;
     box.append(el("div", {
-      class: `played${winner === t.seat ? " winner" : ""}`, "data-seat": t.seat,
+      class: `played${won ? " winner" : ""}`, "data-seat": t.seat,
       style: `left:${p[0]}%;top:${p[1]}%;z-index:${i + 1}`,
-    }, el("span", { class: "by", text: G.label(t.seat) }),
-    Cards.node(t.card, { size: "mid", label: `${G.label(t.seat)} played ${Cards.name(t.card)}` })));
+    }, el("span", { class: "by", text: done && won ? `★ ${G.label(t.seat)}` : G.label(t.seat) }),
+    Cards.node(t.card, { size: "mid", label: `${G.label(t.seat)} played ${Cards.name(t.card)}${done && won ? ", winning the trick" : ""}` })));
   });
-  if (winner !== null) {
+  if (winner !== null && !done) {
     const pts = ctx.flash.points ? ` · ${ctx.flash.points} points` : "";
     box.append(el("div", { class: "trickmsg", text: `${displayName(ctx.seats, G, winner)} wins the trick${pts}` }));
   }
@@ -1287,7 +1296,16 @@ async function replayPage() {
       if (n && n.best_cards) for (const c of n.best_cards) marks[c] = "best";
     }
     const view = G.dummy ? G.lone : 0;
-    renderFelt({ G, seats, hand: st, view, me: null, legal: new Map(), status: "playing", faceUp: true, marks, decisions: {}, replay: true });
+    // A step whose card ends a trick shows that whole trick and its winner (its own
+    // table is already the next, empty trick); the next step clears it.
+    const done = st.completed_trick || null;
+    renderFelt({ G, seats, hand: st, view, me: null, legal: new Map(), status: "playing", faceUp: true, marks, decisions: {}, replay: true, done });
+    const caption = $("#trickwon");
+    caption.hidden = !done;
+    if (done) {
+      const pts = done.points ? ` (quints: ${done.points} points)` : "";
+      caption.replaceChildren(`Trick ${st.tricks_played} won by `, el("strong", { text: whoText(seats, G, done.winner) }), pts);
+    } else caption.replaceChildren();
     renderContract(G, st, seats);
     $("#turnline").textContent = st.turn !== null && st.turn !== undefined ? `${displayName(seats, G, st.turn)} to ${st.phase === "play" ? "play" : "decide"}` : "end of the hand";
     $("#stepinfo").textContent = `step ${k} of ${hand.steps.length - 1}` + (st.action ? ` · ${displayName(seats, G, st.action.seat)}: ${st.action.type === "play" ? Cards.name(st.action.card) : actionText(st.action)}` : " · the deal");
@@ -1297,7 +1315,7 @@ async function replayPage() {
       const n = noteOf(hand.hand, k - 1);
       const who = displayName(seats, G, st.action.seat);
       if (!analysis) note.append(`${who} played the ${Cards.name(st.action.card)}. The double-dummy analysis is running…`);
-      else if (!n || n.value === null) note.append(`${who} played the ${Cards.name(st.action.card)}: not analysed (only the last ${analysis.tricks} tricks of a hand are solved exactly).`);
+      else if (!n || n.value === null) note.append(`${who} played the ${Cards.name(st.action.card)}: not analysed (${n && n.gave_up ? "the position was too big for the server's solver limit" : `only the last ${analysis.tricks} tricks of a hand are solved`}).`);
       else {
         note.append(`${who} played the ${Cards.name(st.action.card)}: double-dummy value ${n.value}, best ${n.best} `,
           el("span", {}, `(${n.best_cards.map(Cards.short).join(" ")})`), " — ",
@@ -1362,7 +1380,7 @@ async function replayPage() {
   res.append(el("p", { text: resultText(data.config.game, data.score, seats) }));
   show();
   const status = $("#an-status");
-  status.textContent = analysis ? "" : "The analysis is running (it solves the last tricks of each hand)…";
+  status.textContent = analysis ? "" : "The analysis is running (it solves every card of every hand)…";
   while (!analysis) {
     let a;
     try { a = await fetch(`/api/games/${tid}/analysis${q}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }); } catch (e) { a = null; }

@@ -1,0 +1,244 @@
+"""The ``pimc`` bot's budget and valuation: CPU time, the solver from the first trick.
+
+The CPU clock is faked (``time.thread_time``) and the solver's ``move_values`` stubbed
+where a test is about what pimc asks of them, so nothing here depends on the machine's
+speed and no full deal is really solved.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from quintet.actions import PASS, Action, is_signal
+from quintet.bots import BotView, Budget
+from quintet.bots import pimc as pimc_module
+from quintet.bots.pimc import MIN_NODES, MIN_SAMPLES, NODES_PER_CPU_SECOND, PimcBot
+from quintet.quinto import QuintoRules, QuintoState
+from quintet.quintus import QuintusRules, QuintusState
+from quintet.quintus.state import PLAY as QUINTUS_PLAY
+from quintet.solver import QuintoSolver, QuintusSolver, SolverLimitError
+
+
+class FakeClock:
+    """A thread CPU clock that moves only when a test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def quinto_at(tricks_left: int, seed: int = 1) -> QuintoState:
+    """Return a Quinto deal at the lead with ``tricks_left`` tricks to play."""
+    rng = random.Random(seed)
+    s = QuintoState.deal(QuintoRules(target=10_000), 0, rng)
+    while s.phase == 0:
+        s.apply_action(PASS)
+    while 12 - s.tricks_played > tricks_left or s.trick:
+        s.apply_action(rng.choice(s.legal_actions()))
+    return s
+
+
+def quintus_first_lead(seed: int = 1) -> QuintusState:
+    """Return a Quintus base deal at its first card (trump and nil chosen at random)."""
+    rng = random.Random(seed)
+    s = QuintusState.deal(QuintusRules(variant="base"), 0, rng)
+    while s.phase != QUINTUS_PLAY:
+        s.apply_action(rng.choice([a for a in s.legal_actions() if not is_signal(a)]))
+    return s
+
+
+FIRST_LEADS: dict[str, Callable[[], Any]] = {
+    "quinto": lambda: quinto_at(12),
+    "quintus": quintus_first_lead,
+}
+SOLVERS: dict[str, Any] = {"quinto": QuintoSolver, "quintus": QuintusSolver}
+
+
+def cards_of(state: Any) -> list[Action]:
+    """Return the cards the seat to act may play (no signals)."""
+    return [a for a in state.legal_actions(state.current_player()) if not is_signal(a)]
+
+
+def view_of(state: Any, budget: Budget, seed: int = 3) -> BotView:
+    return BotView.of(state, state.current_player(), random.Random(seed), budget)
+
+
+def stub_solver(
+    monkeypatch: pytest.MonkeyPatch, game: str, favourite: Action | None, clock: Any = None
+) -> list[dict[str, Any]]:
+    """Replace ``move_values`` by a stub valuing ``favourite`` best for the side to move
+    (raising SolverLimitError when ``favourite`` is None); return its calls."""
+    calls: list[dict[str, Any]] = []
+
+    def move_values(self: Any, state: Any) -> dict[Action, int]:
+        calls.append(
+            {
+                "tricks_played": state.tricks_played,
+                "trick": list(state.trick),
+                "max_nodes": self.max_nodes,
+                "now": None if clock is None else clock.now,
+            }
+        )
+        if favourite is None:
+            raise SolverLimitError(f"gave up after {self.max_nodes} nodes")
+        # Quinto values are for the side to move, Quintus values for the quintus.
+        sign = 1 if game == "quinto" or state.current_player() == state.quintus else -1
+        return {c: sign * (5 if c == favourite else 0) for c in state.legal_actions()}
+
+    monkeypatch.setattr(SOLVERS[game], "move_values", move_values)
+    return calls
+
+
+def count_playouts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the heuristic playouts pimc runs (they still run)."""
+    count = [0]
+    real = pimc_module.playout
+
+    def playout(world: Any, rng: random.Random) -> None:
+        count[0] += 1
+        real(world, rng)
+
+    monkeypatch.setattr(pimc_module, "playout", playout)
+    return count
+
+
+# ------------------------------------------------------------------ CPU budget
+
+
+def test_pimc_stops_once_its_cpu_budget_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = FakeClock()
+    monkeypatch.setattr(time, "thread_time", clock)
+    real_sample = PimcBot._sample
+
+    def costly_sample(self: PimcBot, view: BotView, tries: int = 8) -> Any:
+        clock.now += 0.3  # each deal costs 0.3 CPU seconds of the deciding thread
+        return real_sample(self, view, tries)
+
+    monkeypatch.setattr(PimcBot, "_sample", costly_sample)
+    state = quinto_at(3)
+    bot = PimcBot()
+    bot.act(view_of(state, Budget(seconds=1.0)))
+    # Deals start at 0, 0.3, 0.6 and 0.9 CPU seconds; by 1.2 the budget is spent.
+    assert bot.last_samples == 4
+    assert bot.last_cpu == pytest.approx(1.2)
+    # A clock that stands still (wall time passes meanwhile): only the sample cap stops it.
+    monkeypatch.setattr(PimcBot, "_sample", real_sample)
+    bot.act(view_of(state, Budget(seconds=1.0, iterations=7)))
+    assert bot.last_samples == 7
+
+
+def test_each_deal_gets_a_node_limit_from_the_cpu_time_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = FakeClock()
+    monkeypatch.setattr(time, "thread_time", clock)
+    state = quinto_at(12)
+    calls = stub_solver(monkeypatch, "quinto", state.legal_actions()[0], clock)
+    real_sample = PimcBot._sample
+
+    def costly_sample(self: PimcBot, view: BotView, tries: int = 8) -> Any:
+        clock.now += 0.125
+        return real_sample(self, view, tries)
+
+    monkeypatch.setattr(PimcBot, "_sample", costly_sample)
+    bot = PimcBot()
+    bot.act(view_of(state, Budget(seconds=2.0)))
+    assert bot.last_samples == len(calls) == 16  # 0.125 CPU s a deal, 2 s in all
+    rate = NODES_PER_CPU_SECOND["quinto"]
+    for n, call in enumerate(calls):
+        left = max(0.0, 2.0 - call["now"])
+        # The time left, shared among the deals still to come (at least MIN_SAMPLES).
+        want = max(MIN_NODES, int(left / max(1, MIN_SAMPLES - n) * rate))
+        assert call["max_nodes"] == want, n
+    assert calls[-1]["max_nodes"] == MIN_NODES  # nothing left: the floor
+
+
+def test_a_samples_budget_gives_fixed_node_limits() -> None:
+    bot = PimcBot(samples=4)
+    assert bot._node_limit("quinto", float("inf"), 4, 0) == int(NODES_PER_CPU_SECOND["quinto"] / 4)
+    assert bot._node_limit("quinto", float("inf"), 4, 3) == int(NODES_PER_CPU_SECOND["quinto"] / 4)
+    assert PimcBot(max_nodes=1234)._node_limit("quintus", 5.0, 200, 0) == 1234
+    with pytest.raises(ValueError):
+        PimcBot(max_nodes=0)
+
+
+# -------------------------------------------------------- the solver from trick 1
+
+
+@pytest.mark.parametrize("game", ["quinto", "quintus"])
+def test_pimc_solves_every_deal_from_the_first_trick(
+    monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    state = FIRST_LEADS[game]()
+    assert state.tricks_played == 0 and not state.trick
+    cards = cards_of(state)
+    favourite = cards[len(cards) // 2]
+    calls = stub_solver(monkeypatch, game, favourite)
+    playouts = count_playouts(monkeypatch)
+    bot = PimcBot()
+    # A generous budget: 30 CPU seconds, so ample nodes for each of the 5 deals.
+    action = bot.act(view_of(state, Budget(seconds=30.0, iterations=5)))
+    assert action == favourite
+    assert len(calls) == 5 and all(c["tricks_played"] == 0 and not c["trick"] for c in calls)
+    assert all(c["max_nodes"] >= 3 * NODES_PER_CPU_SECOND[game] for c in calls)
+    assert (bot.last_samples, bot.last_exact, bot.last_fallbacks) == (5, 5, 0)
+    assert playouts[0] == 0
+
+
+@pytest.mark.parametrize("game", ["quinto", "quintus"])
+def test_a_deal_the_solver_gives_up_on_is_played_out(
+    monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    state = FIRST_LEADS[game]()
+    cards = cards_of(state)
+    calls = stub_solver(monkeypatch, game, None)  # every solve raises SolverLimitError
+    playouts = count_playouts(monkeypatch)
+    bot = PimcBot()
+    action = bot.act(view_of(state, Budget(iterations=3)))
+    assert action in cards
+    assert len(calls) == 3
+    assert (bot.last_samples, bot.last_exact, bot.last_fallbacks) == (3, 0, 3)
+    assert playouts[0] == 3 * len(cards)  # each card of each deal played out
+    assert bot.counts["fallbacks"] == 3 and bot.counts["decisions"] == 1
+
+
+def test_the_first_deal_is_valued_whatever_the_budget() -> None:
+    # The real solver: a full deal in MIN_NODES nodes is out of reach, so it gives up and
+    # the deal is played out; the decision returns after that one deal.
+    state = quinto_at(12)
+    bot = PimcBot()
+    action = bot.act(view_of(state, Budget(seconds=1e-9)))
+    assert action in state.legal_actions()
+    assert bot.last_samples == 1
+    assert bot.last_exact + bot.last_fallbacks == 1
+
+
+def test_exact_tricks_keeps_the_solver_for_the_last_tricks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = quinto_at(12)
+    calls = stub_solver(monkeypatch, "quinto", state.legal_actions()[0])
+    bot = PimcBot(exact_tricks=6)
+    bot.act(view_of(state, Budget(iterations=2)))
+    assert not calls and (bot.last_exact, bot.last_fallbacks) == (0, 0)
+    late = quinto_at(6)
+    bot.act(view_of(late, Budget(iterations=2)))
+    assert len(calls) == 2 and bot.last_exact == 2
+
+
+def test_a_played_out_quintus_deal_is_measured_as_the_solver_measures() -> None:
+    state = quintus_first_lead()
+    rng = random.Random(5)
+    while not state.is_terminal():
+        state.apply_action(rng.choice([a for a in state.legal_actions() if not is_signal(a)]))
+    quintus = state.points()[0]
+    defender = next(s for s in range(5) if s != state.quintus)
+    assert pimc_module._seat_value(state, state.quintus) == quintus
+    assert pimc_module._seat_value(state, defender) == -quintus
