@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from quintet.actions import Action
 from quintet.cards import JOKER, Card, CardMask
@@ -37,6 +38,8 @@ class QuintoMatch:
     within a game; a game won ends at once (the hand is abandoned), and the next
     game starts from 0 (the dummy's opponents from ``dummy_handicap``).
     """
+
+    game: ClassVar[str] = "quinto"
 
     def __init__(
         self,

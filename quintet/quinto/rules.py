@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from quintet.cards import (
     ACE,
@@ -92,6 +92,8 @@ class QuintoRules:
     modern rule forcing the joker at the 11th trick. ``dummy_double_view`` [``own``]:
     which hand the lone player doubles from (``own`` or Hoyle's ``leading``).
     """
+
+    game: ClassVar[str] = "quinto"
 
     variant: str = "partnership"
     target: int = 250

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import ClassVar
 
 from quintet.actions import Action
 from quintet.cards import CardMask
@@ -25,6 +26,8 @@ class QuintusMatch:
     The deal passes clockwise after each hand; a void hand (all five passed) is dealt
     again by the same dealer. Each seat's total is the sum of its hand scores.
     """
+
+    game: ClassVar[str] = "quintus"
 
     def __init__(self, rules: QuintusRules | None = None, first_dealer: int = 0) -> None:
         """Start a session.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from quintet.cards import ACE, FIVE, JACK, KING, NINE, QUEEN, TEN, CardMask, card
 from quintet.errors import InvalidOptionError
@@ -122,6 +122,8 @@ class QuintusRules:
     ``variant``: ``base`` (the quintus is the dealer's right-hand player) or ``bidding``
     (an auction chooses him and sets a contract). ``hands`` [5]: the session length.
     """
+
+    game: ClassVar[str] = "quintus"
 
     variant: str = "base"
     hands: int = 5

@@ -1,0 +1,72 @@
+"""The game descriptions (quintet.games) agree with the engines they describe."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from quintet.errors import InvalidOptionError
+from quintet.games import GAMES, GameInfo, find_game, find_variant, game_of, games
+
+
+@pytest.mark.parametrize("info", games(), ids=lambda g: g.name)
+def test_each_description_matches_a_dealt_hand_of_its_engine(info: GameInfo) -> None:
+    rules = info.rules()
+    state = info.deal(rules, 0, random.Random(1))
+    assert game_of(state) is info
+    assert game_of(rules) is info
+    assert state.num_seats == info.num_seats
+    dealt = 0
+    for seat in range(info.num_seats):
+        hand = state.observation(seat).hands[seat]
+        assert hand is not None and hand.bit_count() == info.hand_size
+        dealt |= hand
+    assert dealt & ~info.pack == 0
+    assert (info.pack & ~dealt).bit_count() == info.cachette_size
+    assert list(info.deck) == [c for c in range(64) if info.pack >> c & 1]
+    assert all(a < info.num_actions for a in state.legal_actions())
+
+
+@pytest.mark.parametrize("info", games(), ids=lambda g: g.name)
+def test_option_defaults_are_the_rules_defaults(info: GameInfo) -> None:
+    for v in info.variant_names:
+        rules = info.rules(v, info.option_defaults(v))
+        assert rules == info.rules(v)
+        for name, value in info.option_defaults(v).items():
+            assert getattr(rules, name) == value
+
+
+def test_the_dummy_is_the_lone_players_partner() -> None:
+    g = find_game("quinto")
+    assert [g.dummy_of(s) for s in range(4)] == [2, 3, 0, 1]
+    assert g.dummy_of(None) is None
+    assert find_game("quintus").dummy_of(0) is None
+
+
+def test_quintus_teams_come_from_the_engine() -> None:
+    g = find_game("quintus")
+    assert g.teams_of(0) == ((1, 3), (2, 4))
+    assert g.teams_of(None) is None and g.teams_of(-1) is None
+    assert find_game("quinto").teams_of(0) is None
+
+
+def test_unknown_games_and_variants_are_named_in_the_error() -> None:
+    with pytest.raises(InvalidOptionError, match="QuintusRules are not rules of quinto"):
+        find_game("quinto").deal(find_game("quintus").rules(), 0, random.Random(1))
+    with pytest.raises(InvalidOptionError, match=r"'bridge' \(known: quinto, quintus\)"):
+        find_game("bridge")
+    with pytest.raises(InvalidOptionError, match="unknown quintus variant 'dummy'"):
+        find_variant("quintus", "dummy")
+    with pytest.raises(InvalidOptionError, match="belongs to no game"):
+        game_of(object())
+
+
+def test_variants_and_the_browsers_description() -> None:
+    assert find_variant("quinto").name == "partnership"
+    dummy = find_variant("quinto", "dummy")
+    assert dummy.lone_seat and dummy.players == 3
+    for info in GAMES.values():
+        j = info.to_json()
+        assert j["seats"] == info.num_seats and j["variants"] == list(info.variant_names)
+        assert set(j["options"]) == {o.name for o in info.options}
