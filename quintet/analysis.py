@@ -15,11 +15,9 @@ from typing import Any
 from quintet.actions import Action, is_play
 from quintet.cards import card_str
 from quintet.errors import QuintetError
+from quintet.games import game_of
 from quintet.record import Record, replay
-from quintet.solver import QuintoSolver, QuintusSolver, SolverLimitError
-
-#: By default ``analyze`` solves the plays of every trick of a hand (the tricks per hand).
-DEFAULT_TRICKS = {"quinto": 12, "quintus": 8}
+from quintet.solver import QuintoSolver, QuintusSolver, SolverLimitError, solver_for
 
 #: A position needing more nodes than this is left unsolved (its note has no value):
 #: about 10 to 20 CPU seconds. The plays of a hand are solved from the last one back, so
@@ -51,10 +49,6 @@ def state_at(record: Record, hand: int | None = None, at: int | None = None) -> 
     return match.hands[h]
 
 
-def _solver(state: Any) -> QuintoSolver | QuintusSolver:
-    return QuintoSolver() if state.game == "quinto" else QuintusSolver()
-
-
 def solve_state(
     state: Any, solver: QuintoSolver | QuintusSolver | None = None
 ) -> dict[Action, int]:
@@ -70,7 +64,7 @@ def solve_state(
     if not cards:
         phase = getattr(state.observation(state.current_player()), "phase", "?")
         raise AnalysisError(f"no card is played at this point (the {phase} phase)")
-    solver = solver or _solver(state)
+    solver = solver or solver_for(state)
     return dict(solver.move_values(state))
 
 
@@ -110,8 +104,8 @@ def analyze_record(
 ) -> list[PlayNote]:
     """Return a note for every card play of every finished hand.
 
-    The plays of the last ``tricks`` tricks of each hand are solved (default: all of
-    them), each under ``max_nodes`` (0: no limit); a play left unsolved gets no value
+    The plays of the last ``tricks`` tricks of each hand are solved (default: every
+    trick), each under ``max_nodes`` (0: no limit); a play left unsolved gets no value
     (``cost`` None; ``gave_up`` when the limit stopped it). Each hand is solved from
     its last play back to its first with one solver, whose table keeps what the later
     positions taught.
@@ -125,8 +119,8 @@ def analyze_record(
     for hi, final in enumerate(hands):
         if not final.is_terminal():
             continue
-        total = 12 if final.game == "quinto" else 8
-        limit = DEFAULT_TRICKS[final.game] if tricks is None else tricks
+        total = game_of(final).num_tricks
+        limit = total if tricks is None else tricks
         state: Any = final.snapshot()
         plays: list[tuple[int, int, int, Action, Any]] = []
         for k, (seat, a) in enumerate(final.history()):
@@ -134,14 +128,14 @@ def analyze_record(
                 snap = state.clone() if total - state.tricks_played <= limit else None
                 plays.append((k, state.tricks_played + 1, seat, a, snap))
             state.apply_action(a, seat)
-        solver = _solver(state)
+        solver = solver_for(state)
         solver.max_nodes = max_nodes
         hand_notes: list[PlayNote] = []
         for k, trick, seat, a, snap in reversed(plays):
             note = PlayNote(hi, k, trick, seat, a, None, None, None)
             if snap is not None:
                 try:
-                    note = _note(snap, hi, k, trick, seat, a, solver.move_values(snap))
+                    note = _note(solver, snap, hi, k, trick, seat, a, solver.move_values(snap))
                 except SolverLimitError:
                     note.gave_up = True
             hand_notes.append(note)
@@ -150,12 +144,19 @@ def analyze_record(
 
 
 def _note(
-    state: Any, hand: int, k: int, trick: int, seat: int, card: int, values: dict[Action, int]
+    solver: QuintoSolver | QuintusSolver,
+    state: Any,
+    hand: int,
+    k: int,
+    trick: int,
+    seat: int,
+    card: int,
+    values: dict[Action, int],
 ) -> PlayNote:
-    maximize = state.game == "quinto" or seat == state.quintus
-    best = max(values.values()) if maximize else min(values.values())
+    sign = solver.sign(state, seat)
+    best = sign * max(sign * v for v in values.values())
     value = values[card]
-    cost = best - value if maximize else value - best
+    cost = sign * (best - value)
     best_cards = sorted(c for c, v in values.items() if v == best)
     return PlayNote(hand, k, trick, seat, card, value, best, cost, best_cards)
 

@@ -8,6 +8,7 @@ import sys
 import click
 
 from quintet.errors import RecordError
+from quintet.games import GAMES, game_of
 from quintet.record import Record, example_text, read_record, replay, score
 from quintet.sheets import sheet
 
@@ -145,14 +146,11 @@ def solve_cmd(file: str, hand: int | None, at: int | None, as_json: bool) -> Non
     if as_json:
         click.echo(json.dumps({"values": {card_str(c): v for c, v in sorted(values.items())}}))
         return
-    if state.game == "quinto":
-        who = f"{state.observation(state.current_player()).viewer}"
-        click.echo(f"values for the side of seat {who}, to move:")
-    else:
-        click.echo(f"the quintus's points to come (quintus seat {state.quintus}):")
-    maximize = state.game == "quinto" or state.current_player() == state.quintus
-    best = max(values.values()) if maximize else min(values.values())
-    for c in sorted(values, key=lambda c: (-values[c] if maximize else values[c], c)):
+    solver = game_of(state).solver_class
+    click.echo(solver.caption(state))
+    sign = solver.sign(state)
+    best = sign * max(sign * v for v in values.values())
+    for c in sorted(values, key=lambda c: (-sign * values[c], c)):
         click.echo(_card_value_line(c, values[c], best))
 
 
@@ -203,8 +201,7 @@ def analyze_cmd(file: str, tricks: int | None, max_nodes: int | None, as_json: b
         notes = analyze_record(record, tricks, nodes)
     except RecordError as e:
         raise click.ClickException(str(e)) from None
-    seats = 4 if record.game == "quinto" else 5
-    per_seat = summary(notes, seats)
+    per_seat = summary(notes, game_of(record).num_seats)
     if as_json:
         out = {"plays": [n.to_json() for n in notes], "seats": per_seat}
         click.echo(json.dumps(out))
@@ -233,7 +230,7 @@ def analyze_cmd(file: str, tricks: int | None, max_nodes: int | None, as_json: b
 
 
 @main.command("arena")
-@click.option("--game", type=click.Choice(["quinto", "quintus"]), default="quinto")
+@click.option("--game", type=click.Choice(list(GAMES)), default="quinto")
 @click.option("--variant", default=None, help="partnership|dummy, base|bidding (default: first).")
 @click.option("--bots", default="random,heuristic", show_default=True, help="Bots A,B[,C...].")
 @click.option("--deals", type=click.IntRange(min=1), default=100, show_default=True)
@@ -512,7 +509,7 @@ def serve_cmd(
 
 
 @main.command("play")
-@click.argument("game", required=False, type=click.Choice(["quinto", "quintus"]))
+@click.argument("game", required=False, type=click.Choice(list(GAMES)))
 @click.option("--variant", default=None, help="partnership|dummy, base|bidding (default: first).")
 @click.option("--seat", type=click.IntRange(0, 4), default=None, help="Your seat (default 0).")
 @click.option("--lone", type=click.IntRange(0, 3), default=None, help="Dummy variant: lone seat.")

@@ -221,12 +221,20 @@ class GameInfo:
         """Return how the interfaces name ``seat`` ("North", "seat 3")."""
         return self.seat_labels[seat]
 
-    def solver(self, max_nodes: int | None = None) -> QuintoSolver | QuintusSolver:
-        """Return a new double-dummy solver for this game (needs the ``solver`` extra)."""
+    @property
+    def solver_class(self) -> type[QuintoSolver] | type[QuintusSolver]:
+        """The double-dummy solver's class (imported when asked: the ``solver`` extra)."""
         import quintet.solver as solvers
 
         cls: type[QuintoSolver] | type[QuintusSolver] = getattr(solvers, self._solver)
-        return cls() if max_nodes is None else cls(max_nodes=max_nodes)
+        return cls
+
+    def solver(self, **options: int) -> QuintoSolver | QuintusSolver:
+        """Return a new double-dummy solver for this game (needs the ``solver`` extra).
+
+        ``options`` go to the solver (``tt_bits``, ``max_nodes``).
+        """
+        return self.solver_class(**options)
 
     def to_json(self) -> dict[str, Any]:
         """Return the description the browser gets from ``/api/info``."""

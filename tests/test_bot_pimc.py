@@ -240,5 +240,5 @@ def test_a_played_out_quintus_deal_is_measured_as_the_solver_measures() -> None:
         state.apply_action(rng.choice([a for a in state.legal_actions() if not is_signal(a)]))
     quintus = state.points()[0]
     defender = next(s for s in range(5) if s != state.quintus)
-    assert pimc_module._seat_value(state, state.quintus) == quintus
-    assert pimc_module._seat_value(state, defender) == -quintus
+    assert QuintusSolver.outcome(state, state.quintus) == quintus
+    assert QuintusSolver.outcome(state, defender) == -quintus

@@ -245,3 +245,22 @@ def test_solver_gives_up_past_its_node_limit() -> None:
         state.apply_action(state.legal_actions()[0])
     with pytest.raises(SolverLimitError):
         QuintoSolver(tt_bits=12, max_nodes=1000).value(state)
+
+
+def test_seat_values_are_for_the_seat_that_asks(
+    quinto_solver: QuintoSolver, quintus_solver: QuintusSolver
+) -> None:
+    """Every seat reads values as "larger is better for me", whichever side the solver takes."""
+    rng = random.Random(11)
+    for _ in range(40):
+        st = random_quinto_endgame(rng, 3, FAR)
+        values = quinto_solver.move_values(st)
+        for seat in range(4):
+            mine = quinto_solver.seat_values(st, seat)
+            same_side = seat & 1 == st.current_player() & 1
+            assert mine == {c: v if same_side else -v for c, v in values.items()}
+        q = random_quintus_endgame(rng, 3)
+        values = quintus_solver.move_values(q)
+        for seat in range(5):
+            mine = quintus_solver.seat_values(q, seat)
+            assert mine == {c: v if seat == q.quintus else -v for c, v in values.items()}

@@ -58,19 +58,20 @@ from quintet.actions import (
 )
 from quintet.bots.base import BotView, cpu_clock
 from quintet.bots.heuristic import HeuristicBot, signal_strength
+from quintet.games import GAMES, game_of
 from quintet.quinto import QuintoState
 from quintet.quintus import QuintusState
-from quintet.quintus.state import PLAY as QUINTUS_PLAY
 from quintet.solver import QuintoSolver, QuintusSolver, SolverLimitError
 
 #: Budget when neither the constructor nor the view gives one (CPU seconds, samples).
 DEFAULT_SECONDS: Final = 1.0
 DEFAULT_SAMPLES: Final = 200
-#: Nodes the double-dummy solver searches per CPU second, by game: it turns the CPU time
-#: left into each deal's node limit. Measured on a 2-core machine at the opening lead
-#: (bench/pimc_samples.py prints the rate of each run): Quinto 7.4 M, Quintus 8.7 M
-#: (endgames run faster, Quintus 12-13 M: their deals get a little less than their share).
-NODES_PER_CPU_SECOND: Final = {"quinto": 7_000_000, "quintus": 9_000_000}
+#: Nodes the double-dummy solver searches per CPU second, by game
+#: (``GameInfo.solver_nodes_per_second``): it turns the CPU time left into each deal's
+#: node limit. Measured on a 2-core machine at the opening lead (bench/pimc_samples.py
+#: prints the rate of each run): Quinto 7.4 M, Quintus 8.7 M (endgames run faster,
+#: Quintus 12-13 M: their deals get a little less than their share).
+NODES_PER_CPU_SECOND: Final = {g.name: g.solver_nodes_per_second for g in GAMES.values()}
 #: The CPU time left is shared among at least this many deals still to come.
 MIN_SAMPLES: Final = 10
 #: The smallest node limit of a deal (the last tricks solve in far fewer nodes).
@@ -108,18 +109,6 @@ def _consistent(
     return True
 
 
-def _seat_value(world: Any, seat: int) -> float:
-    """Return a finished hand's value for ``seat``'s player, as the solver measures it.
-
-    Quinto: the side's hand points minus the other side's. Quintus: the quintus's points,
-    negated for the four others (who minimise them).
-    """
-    if world.game == "quinto":
-        return float(world.returns()[seat])
-    quintus = float(world.points()[0])
-    return quintus if seat == world.quintus else -quintus
-
-
 class PimcBot:
     """Perfect-information Monte Carlo (see the module docstring).
 
@@ -148,8 +137,7 @@ class PimcBot:
         self.exact_tricks = exact_tricks
         self.max_nodes = max_nodes
         self._tt_bits = tt_bits
-        self._quinto: QuintoSolver | None = None
-        self._quintus: QuintusSolver | None = None
+        self._solvers: dict[str, QuintoSolver | QuintusSolver] = {}
         #: The last card decision: deals valued, of them solved exactly, and given up by
         #: the solver (played out instead); the solver's nodes and CPU seconds (given-up
         #: deals included), and the decision's CPU seconds.
@@ -197,9 +185,17 @@ class PimcBot:
             return next(a for a in main if a != DECLINE)
         if all(is_play(a) for a in main):
             return self._play(view, main)
-        if view.game == "quinto":
+        obs: Any = view.obs
+        if obs.phase == "doubling":
             return self._double(view, main)
-        return self._quintus_choice(view, main)
+        if obs.phase == "auction":
+            return self._bid(view, main)
+        if obs.phase == "trump":
+            values = self._trump_values(view, obs.contract)
+            return TRUMP_BASE + max(range(5), key=lambda t: (values[t], -t))
+        if obs.phase == "nil":
+            return self._nil(view, main, obs)
+        return main[0]
 
     def signal(self, view: BotView) -> Action | None:
         """Return the heuristic's signal (given and read with the rulebook's meaning)."""
@@ -208,21 +204,17 @@ class PimcBot:
     # ------------------------------------------------------------- card play
 
     def _solver(self, world: Any) -> QuintoSolver | QuintusSolver:
-        if world.game == "quinto":
-            if self._quinto is None:
-                self._quinto = QuintoSolver(self._tt_bits)
-            return self._quinto
-        if self._quintus is None:
-            self._quintus = QuintusSolver(self._tt_bits)
-        return self._quintus
+        """Return this bot's solver for ``world``'s game (one per game, its table kept)."""
+        solver = self._solvers.get(world.game)
+        if solver is None:
+            solver = self._solvers[world.game] = game_of(world).solver(tt_bits=self._tt_bits)
+        return solver
 
     def _solvable(self, world: Any) -> bool:
-        """Return whether the solver is tried on ``world`` (card play; ``exact_tricks``)."""
-        if world.game != "quinto" and world.phase != QUINTUS_PLAY:
-            return False
+        """Return whether the solver is tried on ``world`` (a card to play; ``exact_tricks``)."""
         if self.exact_tricks is None:
             return True
-        left: int = (12 if world.game == "quinto" else 8) - world.tricks_played
+        left: int = game_of(world).num_tricks - world.tricks_played
         return left <= self.exact_tricks
 
     def _play(self, view: BotView, cards: tuple[Action, ...]) -> Action:
@@ -264,12 +256,12 @@ class PimcBot:
         every signal is kept; if none is, the last is used.
         """
         world = view.sample()
-        if view.game != "quintus":
-            return world
         signals = [(i, s, a) for i, (s, a) in enumerate(view.obs.history) if is_signal(a)]
         signals = [x for x in signals if x[1] != view.seat and x[2] != SIGNAL_ASK]
+        if not signals:
+            return world
         for _ in range(tries - 1):
-            if not signals or _consistent(world, view.obs.history, signals):
+            if _consistent(world, view.obs.history, signals):
                 return world
             world = view.sample()
         return world
@@ -283,11 +275,8 @@ class PimcBot:
         Raises:
             SolverLimitError: the deal needs more than the solver's ``max_nodes``.
         """
-        values = solver.move_values(world)
-        if world.game == "quinto":
-            return {c: float(values[c]) for c in cards}  # already for the side to move
-        sign = 1.0 if seat == world.quintus else -1.0
-        return {c: sign * values[c] for c in cards}
+        values = solver.seat_values(world, seat)
+        return {c: float(values[c]) for c in cards}
 
     @staticmethod
     def _playout_values(
@@ -304,7 +293,7 @@ class PimcBot:
             w = world.clone()
             w.apply_action(c, seat)
             playout(w, rng)
-            out[c] = _seat_value(w, seat)
+            out[c] = float(game_of(w).solver_class.outcome(w, seat))
         return out
 
     # ----------------------------------------------------------------- Quinto
@@ -331,17 +320,6 @@ class PimcBot:
         return PASS
 
     # ---------------------------------------------------------------- Quintus
-
-    def _quintus_choice(self, view: BotView, main: tuple[Action, ...]) -> Action:
-        obs: Any = view.obs
-        if obs.phase == "auction":
-            return self._bid(view, main)
-        if obs.phase == "trump":
-            values = self._trump_values(view, obs.contract)
-            return TRUMP_BASE + max(range(5), key=lambda t: (values[t], -t))
-        if obs.phase == "nil":
-            return self._nil(view, main, obs)
-        return main[0]
 
     def _simulate(
         self, view: BotView, trump: int, nil: str, contract: int | None, n: int

@@ -11,6 +11,7 @@ from typing import Any
 from quintet.actions import action_str, action_to_json
 from quintet.cards import card_str
 from quintet.game import Event
+from quintet.games import game_of
 from quintet.record import Record, record_from_json, replay, score
 from quintet.server import views
 
@@ -69,13 +70,13 @@ def analyze_json(
 
     ``max_nodes`` limits each position's search (default: the analysis's own).
     """
-    from quintet.analysis import DEFAULT_MAX_NODES, DEFAULT_TRICKS, analyze_record, summary
+    from quintet.analysis import DEFAULT_MAX_NODES, analyze_record, summary
 
     record = record_from_json(record_json)
     notes = analyze_record(record, tricks, DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
-    seats = 4 if record.game == "quinto" else 5
+    info = game_of(record)
     return {
-        "tricks": DEFAULT_TRICKS[record.game] if tricks is None else tricks,
+        "tricks": info.num_tricks if tricks is None else tricks,
         "plays": [n.to_json() for n in notes],
-        "seats": summary(notes, seats),
+        "seats": summary(notes, info.num_seats),
     }

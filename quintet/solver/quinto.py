@@ -16,6 +16,8 @@ the winner of the 12th trick. The hand is played out whatever the game target.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from quintet.actions import Action
@@ -35,6 +37,9 @@ class QuintoSolver:
     ``max_nodes`` (0: no limit) makes it give up on positions too big to answer in
     time, raising :class:`SolverLimitError`. Not thread-safe: one solver per thread.
     """
+
+    #: What the values are, in words (the interfaces caption them so).
+    meaning: ClassVar[str] = "Points for the side to play, to the end of the hand"
 
     def __init__(self, tt_bits: int = 20, max_nodes: int = 0) -> None:
         self.max_nodes = max_nodes
@@ -162,6 +167,39 @@ class QuintoSolver:
             return self.best_move(state)
         value = 5 * int(v)
         return card, value if state.turn & 1 == 0 else -value
+
+    @staticmethod
+    def caption(state: QuintoState) -> str:
+        """Return what :meth:`move_values` gives at ``state``, in words."""
+        return f"values for the side of seat {state.controller(state.current_player())}, to move:"
+
+    @staticmethod
+    def sign(state: QuintoState, seat: int | None = None) -> int:
+        """Return 1 if this solver's values are for ``seat``'s side (default: to move), else -1.
+
+        Values are for the side to move, so a seat of the other side reads them negated.
+        """
+        seat = state.turn if seat is None else seat
+        return 1 if seat & 1 == state.turn & 1 else -1
+
+    def seat_values(self, state: QuintoState, seat: int | None = None) -> dict[Action, int]:
+        """Return each legal card's value for ``seat``'s side (default: the side to move).
+
+        Raises:
+            ValueError: the hand is not in its card play.
+            SolverLimitError: the position needs more than ``max_nodes`` nodes.
+        """
+        sign = self.sign(state, seat)
+        return {c: sign * v for c, v in self.move_values(state).items()}
+
+    @staticmethod
+    def outcome(state: QuintoState, seat: int) -> int:
+        """Return a finished hand's result for ``seat`` as the solver measures it.
+
+        The side's hand points minus the other side's: the values of
+        :meth:`seat_values` from the start of the hand are this, in expectation.
+        """
+        return int(state.returns()[seat])
 
     def best_move(self, state: QuintoState) -> tuple[Action, int]:
         """Return a card of best double-dummy value and that value (side to move).

@@ -10,6 +10,7 @@ The quintus maximizes it and the four others minimize it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -44,6 +45,9 @@ class QuintusSolver:
     ``max_nodes`` (0: no limit) makes it give up on positions too big to answer in
     time, raising :class:`~quintet.solver.quinto.SolverLimitError`.
     """
+
+    #: What the values are, in words (the interfaces caption them so).
+    meaning: ClassVar[str] = "The quintus's points still to come"
 
     def __init__(self, tt_bits: int = 18, max_nodes: int = 0) -> None:
         self.max_nodes = max_nodes
@@ -172,6 +176,43 @@ class QuintusSolver:
             return self.best_move(state)
         return card, int(v)
 
+    @staticmethod
+    def caption(state: QuintusState) -> str:
+        """Return what :meth:`move_values` gives at ``state``, in words."""
+        return f"the quintus's points to come (quintus seat {state.quintus}):"
+
+    @staticmethod
+    def sign(state: QuintusState, seat: int | None = None) -> int:
+        """Return 1 if this solver's values are for ``seat`` (default: to move), else -1.
+
+        Values are the quintus's points: the four others, who minimise them, read them
+        negated.
+        """
+        seat = state.turn if seat is None else seat
+        return 1 if seat == state.quintus else -1
+
+    def seat_values(self, state: QuintusState, seat: int | None = None) -> dict[Action, int]:
+        """Return each legal card's value for ``seat`` (default: the seat to play).
+
+        The quintus's points still to come for him, their negative for the others.
+
+        Raises:
+            ValueError: the hand is not in its card play or a meld decision is pending.
+            SolverLimitError: the position needs more than ``max_nodes`` nodes.
+        """
+        sign = self.sign(state, seat)
+        return {c: sign * v for c, v in self.move_values(state).items()}
+
+    @staticmethod
+    def outcome(state: QuintusState, seat: int) -> int:
+        """Return a finished hand's result for ``seat`` as the solver measures it.
+
+        The quintus's card points (premiums and nil as :meth:`value` counts them), for
+        him, and negated for the four others.
+        """
+        quintus = int(state.points()[0])
+        return quintus if seat == state.quintus else -quintus
+
     def best_move(self, state: QuintusState) -> tuple[Action, int]:
         """Return the card that is best for the seat to play (max for the quintus, else min).
 
@@ -179,6 +220,6 @@ class QuintusSolver:
             ValueError: the hand is not in its card play.
         """
         values = self.move_values(state)
-        sign = 1 if state.turn == state.quintus else -1
+        sign = self.sign(state)
         card = max(values, key=lambda c: (sign * values[c], -c))
         return card, values[card]

@@ -3,8 +3,8 @@ values of the cards played.
 
 Every hand of a replay is shown (that is what a replay is for). The double-dummy
 values of the cards that could be played at a point come from the solver, in a worker
-thread so the screen never waits: every card play is solved as it is shown (in every
-trick, :data:`quintet.analysis.DEFAULT_TRICKS`), or when asked for (``a``), each under
+thread so the screen never waits: every card play of every trick is solved as it is
+shown, or when asked for (``a``), each under
 a node limit; a position the solver gives up on reads "not solved".
 """
 
@@ -23,12 +23,12 @@ from textual.message import Message
 from textual.widgets import Footer, Header, Static
 
 from quintet.actions import Action, is_play
-from quintet.analysis import DEFAULT_TRICKS
 from quintet.game import Event
+from quintet.games import game_of
 from quintet.quinto.rules import SIDE_NAMES
 from quintet.record import Record, replay
 from quintet.sheets import sheet
-from quintet.solver import QuintoSolver, QuintusSolver, SolverLimitError
+from quintet.solver import SolverLimitError
 from quintet.tui.model import finished_tricks, seat_names
 from quintet.tui.render import card_text, cards_text, event_line, hand_order, trump_label
 from quintet.tui.screens import TextScreen
@@ -366,7 +366,7 @@ class ReplayApp(App[None]):
             elif not self.analysis_on:
                 out.append("not solved (analysis is off)", style="dim")
             else:
-                left = (12 if st.game == "quinto" else 8) - st.tricks_played
+                left = game_of(st).num_tricks - st.tricks_played
                 out.append(
                     f"not solved: {left} tricks left; press a to try "
                     f"({self.max_nodes:,} nodes at most)",
@@ -378,13 +378,11 @@ class ReplayApp(App[None]):
             return out
         seat, played = nxt
         values = res.values
-        maximize = st.game == "quinto" or seat == st.quintus
-        best = max(values.values()) if maximize else min(values.values())
-        if st.game == "quinto":
-            out.append("Points for the side to play, to the end of the hand\n", style="dim")
-        else:
-            out.append("The quintus's points still to come\n", style="dim")
-        order = sorted(values, key=lambda c: (-values[c] if maximize else values[c], c))
+        solver = game_of(st).solver_class
+        sign = solver.sign(st, seat)
+        best = sign * max(sign * v for v in values.values())
+        out.append(f"{solver.meaning}\n", style="dim")
+        order = sorted(values, key=lambda c: (-sign * values[c], c))
         for c in order:
             v = values[c]
             t = card_text(c)
@@ -403,8 +401,7 @@ class ReplayApp(App[None]):
         return out
 
     def _auto(self, st: Any) -> bool:
-        left = (12 if st.game == "quinto" else 8) - st.tricks_played
-        return self.analysis_on and left <= DEFAULT_TRICKS[st.game]
+        return self.analysis_on
 
     def _maybe_solve(self, st: Any, nxt: tuple[int, Action] | None) -> None:
         key = (self.hand, self.at)
@@ -423,11 +420,7 @@ class ReplayApp(App[None]):
 
     def _solve(self, key: tuple[int, int], st: Any) -> None:
         with self._lock:
-            solver: QuintoSolver | QuintusSolver
-            if st.game == "quinto":
-                solver = QuintoSolver(tt_bits=18, max_nodes=self.max_nodes)
-            else:
-                solver = QuintusSolver(tt_bits=18, max_nodes=self.max_nodes)
+            solver = game_of(st).solver(tt_bits=18, max_nodes=self.max_nodes)
             try:
                 res = Analysis(dict(solver.move_values(st)))
             except SolverLimitError:
@@ -445,12 +438,11 @@ class ReplayApp(App[None]):
 
 
 def _cost(st: Any, seat: int, card: Action, values: dict[Action, int]) -> int:
-    maximize = st.game == "quinto" or seat == st.quintus
-    best = max(values.values()) if maximize else min(values.values())
+    sign = game_of(st).solver_class.sign(st, seat)
     v = values.get(card)
     if v is None:
         return 0
-    return best - v if maximize else v - best
+    return max(sign * (w - v) for w in values.values())
 
 
 def _action_line(game: str, seat: int, a: Action, names: list[str]) -> Text:
