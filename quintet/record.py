@@ -22,7 +22,7 @@ from importlib import resources
 from typing import Any, Final
 
 from quintet.actions import FIELDS_OF, Action, action_from_json, action_to_json
-from quintet.cards import QUINTO_PACK, QUINTUS_PACK, CardMask, card_str, mask_cards, parse_card
+from quintet.cards import CardMask, card_str, mask_cards, parse_card
 from quintet.errors import (
     IllegalActionError,
     InvalidActionError,
@@ -30,36 +30,20 @@ from quintet.errors import (
     InvalidOptionError,
     RecordError,
 )
-from quintet.quinto import QuintoMatch, QuintoRules, QuintoState
+from quintet.games import GAMES as ALL_GAMES
+from quintet.games import GameInfo, find_game
+from quintet.quinto import QuintoMatch, QuintoRules
 from quintet.quintus import QuintusMatch, QuintusRules
 
 FORMAT: Final = "quintet-record"
 VERSION: Final = 1
-GAMES: Final = {"quinto": ("partnership", "dummy"), "quintus": ("base", "bidding")}
+#: Each game's variants, by name (from quintet.games).
+GAMES: Final = {g.name: g.variant_names for g in ALL_GAMES.values()}
 #: A bid amount outside the action space (odd, too low or high): stored as this action
 #: with the raw amount in ``HandRecord.raw_bids``, and refused when replayed.
 BAD_BID: Final = -1
 
 
-@dataclass(frozen=True)
-class _Spec:
-    seats: int
-    hand_size: int
-    cachette: bool
-    pack: CardMask
-    types: frozenset[str]
-
-
-_SPECS: Final = {
-    "quinto": _Spec(4, 12, True, QUINTO_PACK, frozenset({"play", "pass", "double", "redouble"})),
-    "quintus": _Spec(
-        5,
-        8,
-        False,
-        QUINTUS_PACK,
-        frozenset({"play", "pass", "bid", "trump", "nil", "meld", "decline", "signal"}),
-    ),
-}
 _TOP_FIELDS: Final = ("format", "version", "game", "variant", "options", "lone_seat", "hands")
 
 JSON = dict[str, Any]
@@ -169,12 +153,14 @@ def record_from_json(data: object) -> Record:
     if data["version"] != VERSION or not _int(data["version"]):
         raise RecordError("invalid", f"unsupported version {data['version']!r} (expected 1)")
     game = data["game"]
-    if not isinstance(game, str) or game not in GAMES:
-        raise RecordError("invalid", f"unknown game {game!r} (expected quinto or quintus)")
+    if not isinstance(game, str) or game not in ALL_GAMES:
+        raise RecordError("invalid", f"unknown game {game!r} (expected {' or '.join(ALL_GAMES)})")
+    info = ALL_GAMES[game]
     variant = data["variant"]
-    if not isinstance(variant, str) or variant not in GAMES[game]:
+    if not isinstance(variant, str) or variant not in info.variants:
         raise RecordError(
-            "invalid", f"unknown {game} variant {variant!r} (expected {' or '.join(GAMES[game])})"
+            "invalid",
+            f"unknown {game} variant {variant!r} (expected {' or '.join(info.variant_names)})",
         )
     options = data.get("options")
     if options is None:
@@ -182,16 +168,16 @@ def record_from_json(data: object) -> Record:
     if not isinstance(options, dict):
         raise RecordError("invalid", "options must be an object")
     try:
-        if game == "quinto":
-            QuintoRules.from_options(variant, options)
-        else:
-            QuintusRules.from_options(variant, options)
+        info.rules(variant, options)
     except InvalidOptionError as e:
         raise RecordError("invalid", str(e)) from None
     lone = data.get("lone_seat")
-    if variant == "dummy":
-        if not isinstance(lone, int) or isinstance(lone, bool) or not 0 <= lone < 4:
-            raise RecordError("invalid", f"a dummy record needs lone_seat 0..3, not {lone!r}")
+    if info.variants[variant].lone_seat:
+        top = info.num_seats - 1
+        if not isinstance(lone, int) or isinstance(lone, bool) or not 0 <= lone <= top:
+            raise RecordError(
+                "invalid", f"a {variant} record needs lone_seat 0..{top}, not {lone!r}"
+            )
     elif lone is not None:
         raise RecordError("invalid", f"lone_seat must be null in a {variant} record")
     hands = data["hands"]
@@ -203,7 +189,7 @@ def record_from_json(data: object) -> Record:
         variant=variant,
         options=dict(options),
         lone_seat=lone,
-        hands=[_read_hand(_SPECS[game], i, h) for i, h in enumerate(hands)],
+        hands=[_read_hand(info, i, h) for i, h in enumerate(hands)],
         extra=extra,
     )
 
@@ -227,29 +213,35 @@ def _read_cards(hand: int, what: str, value: object, size: int) -> CardMask:
     return m
 
 
-def _read_hand(spec: _Spec, i: int, obj: object) -> HandRecord:
+def _read_hand(spec: GameInfo, i: int, obj: object) -> HandRecord:
     if not isinstance(obj, dict):
         raise RecordError("invalid", "a hand must be an object", i)
     for name in ("dealer", "deal", "actions"):
         if name not in obj:
             raise RecordError("invalid", f"hand has no '{name}'", i)
     dealer = obj["dealer"]
-    if not _int(dealer) or not 0 <= dealer < spec.seats:
-        raise RecordError("invalid", f"dealer {dealer!r} is out of range 0..{spec.seats - 1}", i)
+    if not _int(dealer) or not 0 <= dealer < spec.num_seats:
+        raise RecordError(
+            "invalid", f"dealer {dealer!r} is out of range 0..{spec.num_seats - 1}", i
+        )
     deal = obj["deal"]
     if not isinstance(deal, dict) or "hands" not in deal:
         raise RecordError("invalid", "deal must be an object with 'hands'", i)
-    if spec.cachette and "cachette" not in deal:
-        raise RecordError("invalid", "a quinto deal needs its 'cachette'", i)
-    if not spec.cachette and "cachette" in deal:
-        raise RecordError("invalid", "a quintus deal has no cachette", i)
+    if spec.cachette_size and "cachette" not in deal:
+        raise RecordError("invalid", f"a {spec.name} deal needs its 'cachette'", i)
+    if not spec.cachette_size and "cachette" in deal:
+        raise RecordError("invalid", f"a {spec.name} deal has no cachette", i)
     seats = deal["hands"]
-    if not isinstance(seats, list) or len(seats) != spec.seats:
-        raise RecordError("invalid", f"deal.hands must list the {spec.seats} seats' hands", i)
+    if not isinstance(seats, list) or len(seats) != spec.num_seats:
+        raise RecordError("invalid", f"deal.hands must list the {spec.num_seats} seats' hands", i)
     masks = [
-        _read_cards(i, f"deal.hands[{s}]", seats[s], spec.hand_size) for s in range(spec.seats)
+        _read_cards(i, f"deal.hands[{s}]", seats[s], spec.hand_size) for s in range(spec.num_seats)
     ]
-    cachette = _read_cards(i, "deal.cachette", deal["cachette"], 5) if spec.cachette else None
+    cachette = (
+        _read_cards(i, "deal.cachette", deal["cachette"], spec.cachette_size)
+        if spec.cachette_size
+        else None
+    )
     seen = 0
     for m in [*masks, cachette or 0]:
         if seen & m:
@@ -265,10 +257,10 @@ def _read_hand(spec: _Spec, i: int, obj: object) -> HandRecord:
     actions: list[tuple[int, Action]] = []
     action_extra: dict[int, JSON] = {}
     raw_bids: dict[int, int] = {}
-    game = "Quinto" if spec.cachette else "Quintus"
+    game = spec.title
     for j, a in enumerate(actions_in):
         try:
-            seat, action = action_from_json(a, spec.seats)
+            seat, action = action_from_json(a, spec.num_seats)
         except InvalidActionError as e:
             amount = a.get("amount") if isinstance(a, dict) else None
             if not (isinstance(a, dict) and a.get("type") == "bid" and _int(amount)):
@@ -277,12 +269,12 @@ def _read_hand(spec: _Spec, i: int, obj: object) -> HandRecord:
             given = a.get("seat")
             if not isinstance(given, int) or isinstance(given, bool):
                 raise RecordError("invalid", str(e), i, j) from None
-            if not 0 <= given < spec.seats:
+            if not 0 <= given < spec.num_seats:
                 raise RecordError("invalid", str(e), i, j) from None
             seat, action = given, BAD_BID
             raw_bids[j] = int(amount)  # type: ignore[arg-type]
         assert isinstance(a, dict)
-        if a["type"] not in spec.types:
+        if a["type"] not in spec.action_kinds:
             raise RecordError("invalid", f"action type {a['type']!r} is not a {game} action", i, j)
         actions.append((seat, action))
         more = {k: v for k, v in a.items() if k not in ("seat", "type", *FIELDS_OF[a["type"]])}
@@ -299,18 +291,19 @@ Match = QuintoMatch | QuintusMatch
 
 def rules_of(record: Record) -> QuintoRules | QuintusRules:
     """Return the rules a (shape-checked) record is played under."""
-    if record.game == "quinto":
-        return QuintoRules.from_options(record.variant, record.options)
-    return QuintusRules.from_options(record.variant, record.options)
+    return find_game(record.game).rules(record.variant, record.options)
 
 
 def new_match(record: Record) -> Match:
     """Return the empty match a record's hands are played in."""
     rules = rules_of(record)
-    if isinstance(rules, QuintusRules):
-        return QuintusMatch(rules, first_dealer=record.hands[0].dealer if record.hands else 0)
-    first = record.hands[0].dealer if record.hands and record.variant != "dummy" else None
-    return QuintoMatch(rules, first_dealer=first, lone_seat=record.lone_seat)
+    first = record.hands[0].dealer if record.hands else 0
+    match: Match = find_game(record.game).match_class.for_record(
+        rules,  # type: ignore[arg-type]  # the rules of the match class's own game
+        first,
+        record.lone_seat,
+    )
+    return match
 
 
 def replay(record: Record, upto: tuple[int, int] | None = None) -> Match:
@@ -331,28 +324,25 @@ def replay(record: Record, upto: tuple[int, int] | None = None) -> Match:
             raise RecordError(
                 "invalid", f"hand {i - 1} is unfinished but hand {i} follows it", i - 1
             )
-        if isinstance(match, QuintoMatch) and match.is_over():
+        closed = match.closed()
+        if closed is not None:
             if h.actions:
-                raise RecordError("illegal action", f"the {match.kind} is already over", i, 0)
-            raise RecordError("invalid", f"hand {i} is dealt after the {match.kind} is over", i)
+                raise RecordError("illegal action", closed.replace(" is ", " is already "), i, 0)
+            raise RecordError("invalid", f"hand {i} is dealt after {closed}", i)
         want = match.next_dealer()
         if h.dealer != want:
-            why = " (a void hand keeps its dealer)" if isinstance(match, QuintusMatch) else ""
             raise RecordError(
                 "invalid",
-                f"dealer must be seat {want} by the rotation{why}, not seat {h.dealer}",
+                f"dealer must be seat {want} by the rotation{match.DEALER_RULE}, "
+                f"not seat {h.dealer}",
                 i,
             )
-        if isinstance(match, QuintoMatch):
-            assert h.cachette is not None
-            state: Any = match.start_hand(h.hands, h.cachette)
-        else:
-            state = match._deal(h.hands, None)
+        state: Any = match.deal_recorded(h.hands, h.cachette)
         for j, (seat, a) in enumerate(h.actions):
             if upto is not None and (i, j) == upto:
                 return match
             if state.is_terminal():
-                raise RecordError("illegal action", _over(match, state), i, j)
+                raise RecordError("illegal action", match.why_over(state), i, j)
             if a == BAD_BID:
                 raise RecordError(
                     "illegal action",
@@ -367,80 +357,26 @@ def replay(record: Record, upto: tuple[int, int] | None = None) -> Match:
     return match
 
 
-def _over(match: Match, state: Any) -> str:
-    if isinstance(match, QuintoMatch):
-        if match.is_over():
-            return f"the {match.kind} is over"
-        return "the game is over" if state.game_winner is not None else "the hand is over"
-    return "the hand is void: all five passed" if state.void else "the hand is over"
-
-
 def score(record: Record) -> JSON:
     """Replay a record and return the scorer's JSON object (record-format.md).
 
     Raises:
         RecordError: the record does not replay.
     """
-    match = replay(record)
-    if isinstance(match, QuintusMatch):
-        return _score_quintus(match)
-    dummy = record.variant == "dummy"
-    flip = dummy and (record.lone_seat or 0) & 1 == 1
-    games = []
-    for g in match.games():
-        sc = [g.score[1], g.score[0]] if flip else [g.score[0], g.score[1]]
-        winner = g.winner if g.winner is None or not flip else 1 - g.winner
-        games.append({"score": sc, "winner": winner})
-    rubber: JSON | None
-    if dummy:
-        rubber = None
-    else:
-        rs = match.rubber_score()
-        rubber = {"winner": match.winner(), "score": list(rs) if rs else None}
-    return {"game": "quinto", "complete": match.is_over(), "games": games, "rubber": rubber}
-
-
-def _score_quintus(match: QuintusMatch) -> JSON:
-    hands = []
-    totals = [0] * 5
-    complete = True
-    for st in match.hands:
-        done = st.is_terminal()
-        complete = complete and done
-        entry: JSON = {
-            "dealer": st.dealer,
-            "quintus": st.quintus if st.quintus >= 0 else None,
-            "contract": st.contract,
-            "trump": st.trump_name(),
-            "nil": st.nil_name(),
-            "points": None,
-            "made": None,
-            "score": None,
-        }
-        if st.void:
-            entry["score"] = [0] * 5
-        elif done:
-            qp, ta, tb = st.points()
-            entry["points"] = {"quintus": qp, "teams": [ta, tb]}
-            entry["made"] = st.made()
-            entry["score"] = st.scores()
-        if entry["score"] is not None:
-            totals = [t + x for t, x in zip(totals, entry["score"], strict=True)]
-        hands.append(entry)
-    return {"game": "quintus", "complete": complete, "hands": hands, "totals": totals}
+    return replay(record).score_summary()
 
 
 def record_from_match(match: Match, extra: JSON | None = None) -> Record:
     """Return the record of a match played so far."""
     hands = []
     for st in match.hands:
-        cachette = st.initial_cachette() if isinstance(st, QuintoState) else None
+        cachette = st.initial_cachette()
         hands.append(HandRecord(st.dealer, st.initial_hands(), cachette, st.history()))
     return Record(
-        game="quinto" if isinstance(match, QuintoMatch) else "quintus",
+        game=match.game,
         variant=match.rules.variant,
         options=match.rules.options(),
-        lone_seat=match.lone_seat if isinstance(match, QuintoMatch) else None,
+        lone_seat=match.lone_seat,
         hands=hands,
         extra=dict(extra or {}),
     )

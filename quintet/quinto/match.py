@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from quintet.actions import Action
 from quintet.cards import JOKER, Card, CardMask
@@ -40,6 +40,8 @@ class QuintoMatch:
     """
 
     game: ClassVar[str] = "quinto"
+    #: Why the next dealer is who he is, in an error about the wrong one.
+    DEALER_RULE: ClassVar[str] = ""
 
     def __init__(
         self,
@@ -132,6 +134,31 @@ class QuintoMatch:
         self.game_of_hand.append(game)
         return state
 
+    @classmethod
+    def for_record(
+        cls, rules: QuintoRules, first_dealer: int, lone_seat: int | None
+    ) -> QuintoMatch:
+        """Return the empty match of a record whose first hand ``first_dealer`` deals.
+
+        In the dummy game the lone player always deals first (the match checks it).
+        """
+        first = None if rules.variant == "dummy" else first_dealer
+        return cls(rules, first_dealer=first, lone_seat=lone_seat)
+
+    def closed(self) -> str | None:
+        """Return why the match takes no more hands (the rubber is over), else None."""
+        return f"the {self.kind} is over" if self.is_over() else None
+
+    def deal_recorded(self, hands: Sequence[CardMask], cachette: CardMask | None) -> QuintoState:
+        """Deal the next hand of a record (its cards and cachette)."""
+        return self.start_hand(hands, cachette)
+
+    def why_over(self, state: QuintoState) -> str:
+        """Return why no action may be taken in ``state``, a finished hand of this match."""
+        if self.is_over():
+            return f"the {self.kind} is over"
+        return "the game is over" if state.game_winner is not None else "the hand is over"
+
     def act(self, action: Action | str, seat: int | None = None) -> None:
         """Check and apply an action to the current hand.
 
@@ -197,6 +224,27 @@ class QuintoMatch:
             total[1] += g.score[1]
         total[w] += self.rules.rubber_bonus
         return total[0], total[1]
+
+    def score_summary(self) -> dict[str, Any]:
+        """Return the scorer's object for the match (record-format.md, ``quintet score``).
+
+        Sides are listed as the record scores them: in the dummy game the lone player's
+        side first.
+        """
+        dummy = self.lone_seat is not None
+        flip = dummy and (self.lone_seat or 0) & 1 == 1
+        games = []
+        for g in self.games():
+            sc = [g.score[1], g.score[0]] if flip else [g.score[0], g.score[1]]
+            winner = g.winner if g.winner is None or not flip else 1 - g.winner
+            games.append({"score": sc, "winner": winner})
+        rubber: dict[str, Any] | None
+        if dummy:
+            rubber = None
+        else:
+            rs = self.rubber_score()
+            rubber = {"winner": self.winner(), "score": list(rs) if rs else None}
+        return {"game": self.game, "complete": self.is_over(), "games": games, "rubber": rubber}
 
     def next_lone_seat(self) -> int:
         """Return the lone seat of the next dummy game: the seat to this one's left."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from quintet.actions import Action
 from quintet.cards import CardMask
@@ -28,6 +28,10 @@ class QuintusMatch:
     """
 
     game: ClassVar[str] = "quintus"
+    #: Why the next dealer is who he is, in an error about the wrong one.
+    DEALER_RULE: ClassVar[str] = " (a void hand keeps its dealer)"
+    #: Quintus has no lone seat (the quintus changes from hand to hand).
+    lone_seat: ClassVar[None] = None
 
     def __init__(self, rules: QuintusRules | None = None, first_dealer: int = 0) -> None:
         """Start a session.
@@ -86,6 +90,27 @@ class QuintusMatch:
         self.hands.append(state)
         return state
 
+    @classmethod
+    def for_record(
+        cls, rules: QuintusRules, first_dealer: int, lone_seat: int | None = None
+    ) -> QuintusMatch:
+        """Return the empty match of a record whose first hand ``first_dealer`` deals."""
+        return cls(rules, first_dealer=first_dealer)
+
+    def closed(self) -> str | None:
+        """Return None: a record may hold more hands than the session (record-format.md)."""
+        return None
+
+    def deal_recorded(
+        self, hands: Sequence[CardMask], cachette: CardMask | None = None
+    ) -> QuintusState:
+        """Deal the next hand of a record, past the session's length too."""
+        return self._deal(hands, None)
+
+    def why_over(self, state: QuintusState) -> str:
+        """Return why no action may be taken in ``state``, a finished hand of this match."""
+        return "the hand is void: all five passed" if state.void else "the hand is over"
+
     def act(self, action: Action | str, seat: int | None = None) -> None:
         """Check and apply an action to the current hand.
 
@@ -109,6 +134,36 @@ class QuintusMatch:
                 for s, x in enumerate(h.scores()):
                     total[s] += x
         return total
+
+    def score_summary(self) -> dict[str, Any]:
+        """Return the scorer's object for the session (record-format.md, ``quintet score``)."""
+        hands = []
+        totals = [0] * SEATS
+        complete = True
+        for st in self.hands:
+            done = st.is_terminal()
+            complete = complete and done
+            entry: dict[str, Any] = {
+                "dealer": st.dealer,
+                "quintus": st.quintus if st.quintus >= 0 else None,
+                "contract": st.contract,
+                "trump": st.trump_name(),
+                "nil": st.nil_name(),
+                "points": None,
+                "made": None,
+                "score": None,
+            }
+            if st.void:
+                entry["score"] = [0] * SEATS
+            elif done:
+                qp, ta, tb = st.points()
+                entry["points"] = {"quintus": qp, "teams": [ta, tb]}
+                entry["made"] = st.made()
+                entry["score"] = st.scores()
+            if entry["score"] is not None:
+                totals = [t + x for t, x in zip(totals, entry["score"], strict=True)]
+            hands.append(entry)
+        return {"game": self.game, "complete": complete, "hands": hands, "totals": totals}
 
     def winners(self) -> list[int]:
         """Return the seats with the highest total (more than one on a tie)."""

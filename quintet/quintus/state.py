@@ -814,6 +814,10 @@ class QuintusState(HandState):
             n = (n + 1) % 5
         return forbidden
 
+    def initial_cachette(self) -> None:
+        """Return None: Quintus deals no cachette (Quinto's states return theirs)."""
+        return None
+
     def events(self) -> list[Event]:
         """Return the public event log: every action, trick, premium and the result."""
         snap = self.ctx.snapshot
