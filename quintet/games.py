@@ -202,6 +202,27 @@ class GameInfo:
             return QuintusState.deal(rules, dealer, rng)
         raise InvalidOptionError(f"{type(rules).__name__} are not rules of {self.name}")
 
+    def new_match(
+        self,
+        rules: QuintoRules | QuintusRules,
+        first_dealer: int = 0,
+        lone_seat: int | None = None,
+    ) -> QuintoMatch | QuintusMatch:
+        """Return an empty match under ``rules`` whose first hand ``first_dealer`` deals.
+
+        Where the rules choose the first dealer (Quinto's dummy game: the lone player),
+        ``first_dealer`` is not used.
+
+        Raises:
+            InvalidOptionError: ``rules`` are another game's.
+            ValueError: a lone seat missing or out of range in a lone-seat variant.
+        """
+        if isinstance(rules, QuintoRules) and self.match_class is QuintoMatch:
+            return QuintoMatch.for_record(rules, first_dealer, lone_seat)
+        if isinstance(rules, QuintusRules) and self.match_class is QuintusMatch:
+            return QuintusMatch.for_record(rules, first_dealer, lone_seat)
+        raise InvalidOptionError(f"{type(rules).__name__} are not rules of {self.name}")
+
     def dummy_of(self, lone_seat: int | None) -> int | None:
         """Return the dummy's seat when ``lone_seat`` plays alone (None: no dummy)."""
         if lone_seat is None or self.partnerships is None:

@@ -298,12 +298,7 @@ def new_match(record: Record) -> Match:
     """Return the empty match a record's hands are played in."""
     rules = rules_of(record)
     first = record.hands[0].dealer if record.hands else 0
-    match: Match = find_game(record.game).match_class.for_record(
-        rules,  # type: ignore[arg-type]  # the rules of the match class's own game
-        first,
-        record.lone_seat,
-    )
-    return match
+    return find_game(record.game).new_match(rules, first, record.lone_seat)
 
 
 def replay(record: Record, upto: tuple[int, int] | None = None) -> Match:

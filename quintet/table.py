@@ -23,8 +23,9 @@ from typing import Any
 from quintet.actions import Action
 from quintet.bots import Bot, BotView, Budget, make_bot
 from quintet.errors import IllegalActionError, InvalidOptionError
-from quintet.quinto import QuintoMatch, QuintoRules
-from quintet.quintus import QuintusMatch, QuintusRules
+from quintet.games import find_game
+from quintet.quinto import QuintoMatch
+from quintet.quintus import QuintusMatch
 from quintet.record import Record, new_match, record_from_match, replay
 
 Match = QuintoMatch | QuintusMatch
@@ -67,22 +68,14 @@ class Table:
         Raises:
             InvalidOptionError: unknown game, variant, option or bot level; wrong seat count.
         """
-        if game not in ("quinto", "quintus"):
-            raise InvalidOptionError(f"unknown game {game!r} (quinto or quintus)")
-        match: Match
-        if game == "quinto":
-            variant = variant or "partnership"
-            rules = QuintoRules.from_options(variant, options)
-            if variant == "dummy":
-                lone_seat = 0 if lone_seat is None else lone_seat
-                match = QuintoMatch(rules, lone_seat=lone_seat)
-            else:
-                match = QuintoMatch(rules, first_dealer=first_dealer)
-            n = 4
-        else:
-            variant = variant or "base"
-            match = QuintusMatch(QuintusRules.from_options(variant, options), first_dealer)
-            n = 5
+        info = find_game(game)
+        variant = info.variant(variant).name
+        if not info.variants[variant].lone_seat:
+            lone_seat = None
+        elif lone_seat is None:
+            lone_seat = 0
+        match = info.new_match(info.rules(variant, options), first_dealer, lone_seat)
+        n = info.num_seats
         seat_list = list(seats) if seats is not None else [None] + ["heuristic"] * (n - 1)
         if len(seat_list) != n:
             raise InvalidOptionError(f"{game} has {n} seats, not {len(seat_list)}")
@@ -113,7 +106,7 @@ class Table:
         """
         info = record.extra.get("table", {}) if isinstance(record.extra, dict) else {}
         seat_list = list(seats) if seats is not None else info.get("seats")
-        n = 4 if record.game == "quinto" else 5
+        n = find_game(record.game).num_seats
         if not isinstance(seat_list, list) or len(seat_list) != n:
             seat_list = [None] + ["heuristic"] * (n - 1)
         table = cls(
@@ -136,8 +129,8 @@ class Table:
 
     @property
     def num_seats(self) -> int:
-        """4 for Quinto, 5 for Quintus."""
-        return 4 if self.game == "quinto" else 5
+        """The game's seats (4 for Quinto, 5 for Quintus)."""
+        return find_game(self.game).num_seats
 
     def player_of(self, seat: int) -> int:
         """Return the seat of the player who decides for ``seat`` (the dummy's: the lone)."""
