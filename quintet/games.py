@@ -139,6 +139,8 @@ class GameInfo:
     match_class: type[QuintoMatch] | type[QuintusMatch]
     #: What the sheet of a match is called in the interfaces.
     sheet_title: str
+    #: What a won trick's points are called where the log shows them ("" : not shown).
+    trick_points: str
     #: Scale that brings a hand's result to about [-1, 1] for search bots.
     reward_scale: float
     #: Solver nodes a bot can expect per CPU second (measured), to turn time into nodes.
@@ -368,6 +370,7 @@ QUINTO: Final = GameInfo(
     state_class=QuintoState,
     match_class=QuintoMatch,
     sheet_title="Rubber sheet",
+    trick_points="quints",
     reward_scale=1.0 / 200.0,
     solver_nodes_per_second=7_000_000,
     _solver="QuintoSolver",
@@ -416,6 +419,7 @@ QUINTUS: Final = GameInfo(
     state_class=QuintusState,
     match_class=QuintusMatch,
     sheet_title="Ledger",
+    trick_points="",
     reward_scale=1.0 / 60.0,
     solver_nodes_per_second=9_000_000,
     _solver="QuintusSolver",

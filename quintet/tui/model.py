@@ -36,6 +36,7 @@ from quintet.actions import (
 )
 from quintet.cards import Card
 from quintet.game import Event
+from quintet.games import find_game
 from quintet.quinto.rules import SIDE_NAMES
 from quintet.tui.render import (
     action_label,
@@ -140,11 +141,11 @@ class TableView:
 
 def seat_names(game: str, obs: Any) -> list[str]:
     """Return each seat's name as the log writes it (the dummy marked)."""
-    n = 4 if game == "quinto" else 5
-    names = [seat_label(game, s) for s in range(n)]
-    lone = getattr(obs, "lone_seat", None)
-    if lone is not None:
-        names[(lone + 2) & 3] += " (dummy)"
+    info = find_game(game)
+    names = [seat_label(game, s) for s in range(info.num_seats)]
+    dummy = info.dummy_of(getattr(obs, "lone_seat", None))
+    if dummy is not None:
+        names[dummy] += " (dummy)"
     return names
 
 
@@ -152,7 +153,7 @@ def finished_tricks(
     game: str, history: tuple[tuple[int, Action], ...], events: list[Event]
 ) -> list[TrickView]:
     """Return the finished tricks of a hand from its public history and events."""
-    size = 4 if game == "quinto" else 5
+    size = find_game(game).num_seats
     winners = [e.seat for e in events if e.kind == "trick"]
     out: list[TrickView] = []
     cur: list[tuple[int, Card]] = []
@@ -315,7 +316,7 @@ def _tags(game: str, obs: Any, seat: int) -> list[str]:
         if lone is not None:
             if seat == lone:
                 tags.append("lone")
-            elif seat == (lone + 2) & 3:
+            elif seat == find_game(game).dummy_of(lone):
                 tags.append("dummy")
         tags.append(SIDE_NAMES[seat & 1])
     else:
@@ -448,7 +449,8 @@ def _quinto_info(table: Any, obs: Any, events: list[Event]) -> tuple[Text, tuple
     if obs.lone_seat is not None:
         lone = obs.lone_seat
         out.append(
-            f"Lone {seat_label('quinto', lone)}, dummy {seat_label('quinto', (lone + 2) & 3)}\n"
+            f"Lone {seat_label(table.game, lone)}, "
+            f"dummy {seat_label(table.game, find_game(table.game).dummy_of(lone) or 0)}\n"
         )
     out.append_text(_row("", SIDE_NAMES[0], SIDE_NAMES[1], "bold"))
     out.append_text(_row("Score", score[0], score[1], "bold"))

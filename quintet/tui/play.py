@@ -25,6 +25,7 @@ from textual.widgets import Footer, Header, Static
 from quintet.actions import Action, bid_amount, is_bid, is_play, is_signal
 from quintet.cards import Card
 from quintet.errors import IllegalActionError, InvalidActionError, InvalidOptionError
+from quintet.games import find_game
 from quintet.quinto.rules import SIDE_NAMES
 from quintet.record import Record, dumps
 from quintet.sheets import hand_summary, sheet
@@ -102,22 +103,21 @@ def new_table(
     Raises:
         InvalidOptionError: a bad game, variant, seat, bot level or option.
     """
-    if game not in ("quinto", "quintus"):
-        raise InvalidOptionError(f"unknown game {game!r} (quinto or quintus)")
-    n = 4 if game == "quinto" else 5
+    info = find_game(game)
+    n = info.num_seats
     if not 0 <= seat < n:
         raise InvalidOptionError(f"{game} has seats 0..{n - 1}, not {seat}")
     opts = dict(options or {})
     if hands is not None:
-        if game != "quintus":
+        if "hands" not in info.option_defaults():
             raise InvalidOptionError("--hands sets the length of a Quintus session")
         opts["hands"] = hands
     dummy: int | None = None
-    if game == "quinto" and variant == "dummy":
+    if info.variant(variant).lone_seat:
         lone = 0 if lone is None else lone
-        if not 0 <= lone < 4:
-            raise InvalidOptionError(f"the lone seat must be 0..3, not {lone}")
-        dummy = (lone + 2) & 3
+        if not 0 <= lone < n:
+            raise InvalidOptionError(f"the lone seat must be 0..{n - 1}, not {lone}")
+        dummy = info.dummy_of(lone)
         if seat == dummy:
             raise InvalidOptionError(
                 f"seat {seat} is the dummy: sit at the lone seat {lone} to play alone with it,"
@@ -262,7 +262,7 @@ class TableScreen(Screen[None]):
         n = table.num_seats
         self.seat_boxes = {s: SeatBox(id=f"seat-{s}") for s in range(n)}
         self.trick_box = TrickBox(id="trick")
-        size = 12 if table.game == "quinto" else 8
+        size = find_game(table.game).hand_size
         self.rows = [HandRow(0, size), HandRow(1, size)]
         self.choice_buttons = [ChoiceButton(i) for i in range(6)]
         self.view: TableView | None = None
@@ -948,7 +948,7 @@ class PlayApp(App[None]):
         if self._wait_message():
             return
         body = Text(sheet(self.table.match))
-        title = "Rubber sheet" if self.table.game == "quinto" else "Ledger"
+        title = find_game(self.table.game).sheet_title
         done = self._reopen_summary if then_summary else None
         self.push_screen(TextScreen(title, body, name="sheet"), done)
 

@@ -49,7 +49,8 @@ from quintet.cards import (
     mask_cards,
 )
 from quintet.game import Event
-from quintet.quinto.rules import SEAT_NAMES, SIDE_NAMES
+from quintet.games import find_game
+from quintet.quinto.rules import SIDE_NAMES
 
 __all__ = [
     "SUIT_TEXT_STYLE",
@@ -115,7 +116,8 @@ def hand_order(mask: CardMask, first_suit: int | None = None) -> list[Card]:
 
 def seat_label(game: str, seat: int) -> str:
     """Return a seat's name: ``North`` (Quinto) or ``Seat 3`` (Quintus)."""
-    return SEAT_NAMES[seat] if game == "quinto" else f"Seat {seat}"
+    label = find_game(game).seat_label(seat)
+    return label[:1].upper() + label[1:]
 
 
 def side_label(side: int) -> str:
@@ -200,8 +202,9 @@ def event_line(game: str, e: Event, names: Sequence[str] | None = None) -> Text:
     if e.kind == "trick" and e.seat is not None:
         n = _trick_number(e.text)
         out.append(f"{name(e.seat)} wins trick {n}", style="bold")
-        if game == "quinto" and e.points:
-            out.append(f" · quints {e.points}", style="bold yellow")
+        what = find_game(game).trick_points
+        if what and e.points:
+            out.append(f" · {what} {e.points}", style="bold yellow")
         return out
     if e.kind == "cachette" and e.seat is not None:
         out.append(f"{side_label(e.seat)} take the cachette ", style="bold")

@@ -24,7 +24,7 @@ from textual.widgets import Footer, Header, Static
 
 from quintet.actions import Action, is_play
 from quintet.game import Event
-from quintet.games import game_of
+from quintet.games import find_game, game_of
 from quintet.quinto.rules import SIDE_NAMES
 from quintet.record import Record, replay
 from quintet.sheets import sheet
@@ -198,7 +198,7 @@ class ReplayApp(App[None]):
     def action_trick(self, n: int) -> None:
         """Go to the next (or previous) trick's lead."""
         hist = self.history()
-        size = 4 if self.record.game == "quinto" else 5
+        size = game_of(self.record).num_seats
         leads = {0, len(hist)}
         plays = 0
         for i, (_, a) in enumerate(hist):
@@ -230,7 +230,7 @@ class ReplayApp(App[None]):
         await self.run_action(message.action)
 
     def action_sheet(self) -> None:
-        title = "Rubber sheet" if self.record.game == "quinto" else "Ledger"
+        title = game_of(self.record).sheet_title
         self.push_screen(TextScreen(title, Text(sheet(self.match)), name="sheet"))
 
     # --------------------------------------------------------------- drawing
@@ -326,7 +326,7 @@ class ReplayApp(App[None]):
         events = [e for e in self.finals[self.hand].events() if e.kind != "action"]
         lines: list[Text] = []
         game = st.game
-        size = 4 if game == "quinto" else 5
+        size = find_game(game).num_seats
         plays = 0
         for i, (seat, a) in enumerate(hist):
             mark = "▶" if i == self.at else " "
