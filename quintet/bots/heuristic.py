@@ -13,7 +13,8 @@ a strong hand, ``down`` with a weak one, answering a partner's ``ask``.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Final
 
 from quintet.actions import (
     DECLINE,
@@ -94,13 +95,11 @@ class HeuristicBot:
         """Return the heuristic's choice among ``view.legal``."""
         if len(view.legal) == 1:
             return view.legal[0]
-        if view.game == "quinto":
-            return _quinto_act(view)
-        return _quintus_act(view)
+        return _ACTS[view.game](view)
 
     def signal(self, view: BotView) -> Action | None:
         """Return a Quintus signal with the rulebook's meaning, or None."""
-        if view.game != "quintus" or not view.signals():
+        if not view.signals():  # only Quintus has signals
             return None
         return _quintus_signal(view)
 
@@ -415,3 +414,10 @@ def _quintus_signal(view: BotView) -> Action | None:
         if partner not in signals and view.rng.random() < 0.2:
             return SIGNAL_ASK
     return None
+
+
+#: The heuristic's play, per game (its strategy is each game's own).
+_ACTS: Final[dict[str, Callable[[BotView], Action]]] = {
+    "quinto": _quinto_act,
+    "quintus": _quintus_act,
+}

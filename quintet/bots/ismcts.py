@@ -57,14 +57,15 @@ from quintet.actions import (
 from quintet.bots.base import BotView, cpu_clock
 from quintet.bots.heuristic import HeuristicBot
 from quintet.cards import ACE, FIVE, FOUR, JOKER, THREE, TWO, card
+from quintet.games import GAMES
 
 #: Budget when neither the constructor nor the view gives one (CPU seconds, iterations).
 DEFAULT_SECONDS: Final = 1.0
 DEFAULT_ITERATIONS: Final = 5000
 #: Quintus auction: the bids searched besides ``pass`` (the lowest legal ones).
 MAX_BIDS: Final = 3
-#: Reward scale per game: returns are multiplied by it.
-REWARD_SCALE: Final = {"quinto": 1.0 / 200.0, "quintus": 1.0 / 60.0}
+#: Reward scale per game (``GameInfo.reward_scale``): returns are multiplied by it.
+REWARD_SCALE: Final = {g.name: g.reward_scale for g in GAMES.values()}
 
 _MELDS: Final = (MELD_COURT, MELD_STRAIGHT)
 
@@ -313,15 +314,8 @@ def _quinto_step(st: Any, legal: Sequence[Action]) -> Action:
     return legal[0] if legal[0] != JOKER or len(legal) == 1 else legal[1]
 
 
-def heuristic_rollout(state: Any, rng: random.Random) -> None:
-    """Play ``state`` out with a cheap greedy policy (Quinto card play), else randomly.
-
-    It reads the determinized state directly (trick, hands): a rollout plays a full
-    state, so it may see everything in it. Doubling rounds are passed.
-    """
-    if state.game != "quinto":
-        random_rollout(state, rng)
-        return
+def _quinto_rollout(state: Any, rng: random.Random) -> None:
+    """Play a Quinto hand out: passes in the doubling round, then cheap greedy card play."""
     rnd = rng.random
     legal_actions = state.legal_actions
     apply_action = state.apply_action
@@ -336,6 +330,19 @@ def heuristic_rollout(state: Any, rng: random.Random) -> None:
         else:
             a = _quinto_step(state, legal)
         apply_action(a)
+
+
+#: The games whose rollouts have a greedy policy of their own; others play at random.
+_GREEDY_ROLLOUTS: Final[dict[str, Rollout]] = {"quinto": _quinto_rollout}
+
+
+def heuristic_rollout(state: Any, rng: random.Random) -> None:
+    """Play ``state`` out with a cheap greedy policy (Quinto card play), else randomly.
+
+    It reads the determinized state directly (trick, hands): a rollout plays a full
+    state, so it may see everything in it. Doubling rounds are passed.
+    """
+    _GREEDY_ROLLOUTS.get(state.game, random_rollout)(state, rng)
 
 
 ROLLOUTS: Final[dict[str, Rollout]] = {"random": random_rollout, "heuristic": heuristic_rollout}

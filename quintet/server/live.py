@@ -25,6 +25,7 @@ from typing import Any
 
 from quintet.actions import Action
 from quintet.errors import InvalidOptionError, QuintetError
+from quintet.games import find_game
 from quintet.server import db
 from quintet.server.botjobs import decide, warm_up
 from quintet.server.conn import Conn
@@ -258,10 +259,9 @@ class Hub(Handlers):
             if limit is not None and isinstance(value, int) and value > limit:
                 raise FieldError(f"options.{name}", f"at most {limit} on this server")
         game = body.game
+        info = find_game(game)
         lone = body.lone_seat
-        n = 5 if game == "quintus" else 4
-        if game == "quinto" and body.variant == "dummy" and lone is None:
-            lone = 0
+        n = info.num_seats
         if body.seed is not None and not settings.allow_seed:
             raise FieldError("seed", "this server does not take a seed")
         seed = secrets.randbits(62) if body.seed is None else body.seed
@@ -280,9 +280,12 @@ class Hub(Handlers):
             field = "variant" if "variant" in text else "lone_seat" if "lone" in text else "options"
             raise FieldError(field, text) from None
         variant = probe.variant
-        if body.lone_seat is not None and variant != "dummy":
-            raise FieldError("lone_seat", "only the dummy variant has a lone player")
-        dummy = (lone + 2) % 4 if variant == "dummy" and lone is not None else None
+        if not info.variants[variant].lone_seat:
+            if body.lone_seat is not None:
+                raise FieldError("lone_seat", "only the dummy variant has a lone player")
+        elif lone is None:
+            lone = probe.match.lone_seat  # the table's default
+        dummy = info.dummy_of(lone)
         seats_in: list[Any] = list(body.seats) if body.seats is not None else []
         if body.seats is None:
             seats_in = ["open"] + ["heuristic"] * (n - 1)
@@ -339,7 +342,7 @@ class Hub(Handlers):
             game=game,
             variant=variant,
             options=probe.match.rules.options(),
-            lone_seat=lone if variant == "dummy" else None,
+            lone_seat=lone if info.variants[variant].lone_seat else None,
             seed=seed,
             public=body.public,
             title=body.title.strip(),

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from quintet.actions import MELD_COURT, MELD_STRAIGHT, Action, action_str, action_to_json
 from quintet.game import Observation
+from quintet.games import find_game
 from quintet.quinto import QuintoMatch
 from quintet.record import Record, record_from_match, score
 from quintet.server import db, views
@@ -122,7 +123,7 @@ class LiveTable:
     @property
     def dummy_seat(self) -> int | None:
         """The dummy's seat in Quinto's dummy variant."""
-        return None if self.lone_seat is None else (self.lone_seat + 2) % 4
+        return find_game(self.game).dummy_of(self.lone_seat)
 
     @property
     def closed(self) -> bool:

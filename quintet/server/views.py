@@ -15,6 +15,7 @@ from typing import Any
 from quintet.actions import action_str, action_to_json, is_play
 from quintet.cards import CardMask, card_str, mask_cards
 from quintet.game import Event, Observation
+from quintet.games import find_game
 from quintet.quinto import QuintoMatch, QuintoState
 from quintet.quinto.rules import SEAT_NAMES, SIDE_NAMES
 from quintet.quintus import QuintusMatch, QuintusState
@@ -30,7 +31,7 @@ def cards_json(mask: CardMask | None) -> list[str] | None:
 
 def seat_label(game: str, seat: int) -> str:
     """Return how a seat is named to people: ``North`` or ``seat 3``."""
-    return SEAT_NAMES[seat] if game == "quinto" else f"seat {seat}"
+    return find_game(game).seat_label(seat)
 
 
 # ----------------------------------------------------------------- the hand
@@ -58,7 +59,7 @@ def hand_json(obs: Observation, hands: Sequence[CardMask | None], number: int) -
         out.update(
             {
                 "lone_seat": lone,
-                "dummy_seat": None if lone is None else (lone + 2) % 4,
+                "dummy_seat": find_game(obs.game).dummy_of(lone),
                 "multiplier": getattr(obs, "multiplier", 1),
                 "doubled_by": getattr(obs, "doubled_by", None),
                 "tricks_won": list(getattr(obs, "tricks_won", (0, 0))),
@@ -127,7 +128,7 @@ def public_log(state: Any) -> tuple[list[JSON], JSON | None]:
     out: list[JSON] = []
     plays: list[JSON] = []
     last: JSON | None = None
-    per_trick = 4 if game == "quinto" else 5
+    per_trick = find_game(game).num_seats
     for e in events:
         out.append(event_json(game, e))
         if e.kind == "action" and e.action is not None and is_play(e.action):
