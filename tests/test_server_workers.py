@@ -40,10 +40,10 @@ def add(a: int, b: int) -> int:
 
 
 def burn(seconds: float) -> int:
-    """Spin the CPU for ``seconds``; return how many loops ran."""
-    end = time.perf_counter() + seconds
+    """Spin for ``seconds`` of this thread's CPU time; return how many loops ran."""
+    end = time.thread_time() + seconds
     n = 0
-    while time.perf_counter() < end:
+    while time.thread_time() < end:
         n += 1
     return n
 
@@ -164,8 +164,8 @@ def test_value_times_and_exceptions() -> None:
             assert isinstance(r, JobResult) and r.value == 5
             r = await pool.run("t", burn, 0.2)
             assert r.value > 0
-            assert 0.19 < r.wall < 0.5
-            assert 0.1 < r.cpu < 0.5  # a busy loop: CPU time close to wall time
+            # No upper bound: a loaded machine stretches the wall time, never the CPU.
+            assert r.cpu >= 0.19 and r.wall >= r.cpu - 0.01
             r = await pool.run("t", nap, 0.2, "x")
             assert r.value == "x" and r.wall >= 0.19 and r.cpu < 0.05
             with pytest.raises(ValueError, match="bad card") as info:
