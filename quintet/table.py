@@ -4,6 +4,13 @@ What the terminal and the web tables share: dealing hands in turn, checking peop
 actions, letting bots act (one step at a time, so a front end can pace them), hints,
 undo, and saving and resuming as a record.
 
+One seeding scheme: a hand is dealt from ``deal_seed(seed, hand)`` and a bot decides
+from ``decision_seed(seed, hand, point, seat)`` (the point is the number of actions of
+the hand so far), so a table's seed plays the same game in the terminal, in the browser
+and wherever bots run the decisions. A front end that stores actions before making them
+(the web server) uses :meth:`Table.preview` (check the action and see what it brings:
+the match over, its score) and :meth:`Table.commit` (make it).
+
 >>> t = Table.new("quinto", seats=["heuristic"] * 4, seed=3)
 >>> while not t.match_over():
 ...     _ = t.run_bots()
@@ -29,6 +36,38 @@ from quintet.quintus import QuintusMatch
 from quintet.record import Record, new_match, record_from_match, replay
 
 Match = QuintoMatch | QuintusMatch
+
+
+def deal_seed(seed: int, hand: int) -> str:
+    """Return the seed hand ``hand`` (0 first) of a table seeded ``seed`` is dealt from."""
+    return f"{seed}:hand:{hand}"
+
+
+def decision_seed(seed: int, hand: int, point: int, seat: int) -> str:
+    """Return the seed of a bot's decision for ``seat`` after ``point`` actions of a hand.
+
+    Seeded by the point of the game, not a counter: a resumed table's bots draw exactly
+    as they would have, and a decision made on another thread or process (the web
+    server's workers) draws as one made in place. ``hand`` counts from 1 (the hands
+    dealt so far).
+    """
+    return f"{seed}:bot:{hand}:{point}:{seat}"
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What a checked action will bring (:meth:`Table.preview`), to store before making it.
+
+    ``state`` is the hand with the action made; ``over`` whether it ends the match, and
+    ``result`` the scorer's summary of the match then (None if it goes on).
+    """
+
+    seat: int
+    action: Action
+    before: Any
+    state: Any
+    over: bool
+    result: dict[str, Any] | None
 
 
 @dataclass
@@ -167,7 +206,7 @@ class Table:
     # ------------------------------------------------------------------ flow
 
     def _deal_rng(self) -> random.Random:
-        return random.Random(f"{self.seed}:hand:{len(self.match.hands)}")
+        return random.Random(deal_seed(self.seed, len(self.match.hands)))
 
     def deal(self) -> Any:
         """Deal the next hand.
@@ -195,6 +234,46 @@ class Table:
         state.act(a, seat)
         return int(a)
 
+    def preview(self, seat: int, action: Action | str) -> Preview:
+        """Check ``seat``'s action and return what it brings, leaving the table as it is.
+
+        Raises:
+            IllegalActionError: not this seat's turn, not allowed, or no hand in play.
+            InvalidActionError: the action names nothing.
+        """
+        state = self.state
+        if state is None:
+            raise IllegalActionError("no hand has been dealt")
+        if state.is_terminal():
+            raise IllegalActionError(
+                "the match is over" if self.match_over() else "the hand is over"
+            )
+        a = state.parse(action) if isinstance(action, str) else action
+        new = state.clone()
+        new.act(a, seat)
+        hands: list[Any] = self.match.hands
+        hands[-1] = new  # the match as it will be, for a moment
+        try:
+            over = self.match_over()
+            result = self.match.score_summary() if over else None
+        finally:
+            hands[-1] = state
+        return Preview(seat, int(a), state, new, over, result)
+
+    def commit(self, preview: Preview) -> Any:
+        """Make the previewed action (nothing else may have changed the hand since).
+
+        Returns the hand with the action made.
+
+        Raises:
+            IllegalActionError: the table moved on since the preview.
+        """
+        hands: list[Any] = self.match.hands
+        if not hands or hands[-1] is not preview.before:
+            raise IllegalActionError("the table moved on since this action was checked")
+        hands[-1] = preview.state
+        return preview.state
+
     def legal(self, seat: int) -> tuple[Action, ...]:
         """Return ``seat``'s legal actions now."""
         state = self.state
@@ -202,12 +281,14 @@ class Table:
             return ()
         return tuple(state.legal_actions(seat))
 
-    def _view(self, seat: int) -> BotView:
-        # Seeded by the point of the game, not a counter: a resumed table's bots draw
-        # exactly as they would have.
-        self._steps += 1
+    def decision_seed(self, seat: int) -> str:
+        """Return the seed of a bot's decision for ``seat`` now (:func:`decision_seed`)."""
         point = len(self.state.history())
-        rng = random.Random(f"{self.seed}:bot:{len(self.match.hands)}:{point}:{seat}")
+        return decision_seed(self.seed, len(self.match.hands), point, seat)
+
+    def _view(self, seat: int) -> BotView:
+        self._steps += 1
+        rng = random.Random(self.decision_seed(seat))
         return BotView.of(self.state, seat, rng, self.budget)
 
     def bot_step(self) -> list[tuple[int, Action]]:

@@ -475,19 +475,11 @@ class LiveTable:
 
     async def commit_action(self, seat: int, a: Action) -> None:
         """Store a checked action, then make it and broadcast (the lock is held)."""
-        match = self.table.match
-        hands: list[Any] = match.hands
-        state = hands[-1]
-        new = state.clone()
-        new.apply_action(a, seat)
-        hand = len(match.hands) - 1
+        preview = self.table.preview(seat, a)
+        state, new = preview.before, preview.state
+        over, result = preview.over, preview.result
+        hand = len(self.table.match.hands) - 1
         seq = self.seq
-        hands[-1] = new
-        try:
-            over = self.table.match_over()
-            result = score(self.record()) if over else None
-        finally:
-            hands[-1] = state
         table_id = self.id
         finished = db.now()
 
@@ -499,7 +491,7 @@ class LiveTable:
                 )
 
         await self.hub.store.write(job)
-        hands[-1] = new
+        self.table.commit(preview)
         self.seq += 1
         self._log_action(state, new, seat, a)
         self.changed_at = time.monotonic()
@@ -707,15 +699,12 @@ class LiveTable:
                 continue
             job: tuple[int, Action] | None = None
             turn = st.current_player()
-            hand = len(self.table.match.hands) - 1
-            n = len(st.history())
             for seat in st.actors():
                 level = self._bot_level(seat)
                 if seat == turn or level is None or (seq0, seat) in self._signal_asked:
                     continue
                 self._signal_asked.add((seq0, seat))
-                seed = f"{self.seed}:bot:{hand}:{n}:{seat}:signal"
-                sig = await self._decide(level, seat, seed, "signal")
+                sig = await self._decide(level, seat, self.table.decision_seed(seat), "signal")
                 if sig is not None:
                     job = (seat, sig)
                     break
@@ -723,8 +712,7 @@ class LiveTable:
                 level = self._bot_level(turn)
                 if level is None:
                     return
-                seed = f"{self.seed}:bot:{hand}:{n}:{turn}:act"
-                a = await self._decide(level, turn, seed, "act")
+                a = await self._decide(level, turn, self.table.decision_seed(turn), "act")
                 if a is None:
                     log.error("table %s: no bot could decide for seat %d", self.id, turn)
                     return
