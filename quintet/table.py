@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quintet.actions import Action
-from quintet.bots import Bot, BotView, Budget, make_bot
+from quintet.bots import Bot, BotView, Budget, bot_step, make_bot
 from quintet.errors import IllegalActionError, InvalidOptionError
 from quintet.games import find_game
 from quintet.quinto import QuintoMatch
@@ -286,35 +286,19 @@ class Table:
         point = len(self.state.history())
         return decision_seed(self.seed, len(self.match.hands), point, seat)
 
-    def _view(self, seat: int) -> BotView:
-        self._steps += 1
-        rng = random.Random(self.decision_seed(seat))
-        return BotView.of(self.state, seat, rng, self.budget)
+    def _rng(self, seat: int) -> random.Random:
+        return random.Random(self.decision_seed(seat))
 
     def bot_step(self) -> list[tuple[int, Action]]:
-        """Let bots act once (their signals, then the main line if a bot is to act).
+        """Let bots act once (:func:`quintet.bots.bot_step`: a signal, else the main line).
 
         Returns what they did; an empty list means a person must act (or the hand is over).
         """
         state = self.state
         if state is None or state.is_terminal():
             return []
-        done: list[tuple[int, Action]] = []
-        turn = state.current_player()
-        for seat in state.actors():
-            bot = self.bots[state.controller(seat)]
-            if seat == turn or bot is None:
-                continue
-            sig = bot.signal(self._view(seat))
-            if sig is not None:
-                state.apply_action(sig, seat)
-                done.append((seat, sig))
-        bot = self.bots[state.controller(turn)]
-        if bot is not None:
-            action = bot.act(self._view(turn))
-            state.act(action, turn)
-            done.append((turn, action))
-        return done
+        self._steps += 1
+        return bot_step(state, self.bots, self._rng, self.budget)
 
     def run_bots(self) -> list[tuple[int, Action]]:
         """Let bots act until a person must act or the hand is over; return their actions."""

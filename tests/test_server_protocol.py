@@ -559,3 +559,36 @@ def test_an_external_bot_command_needs_the_operators_permission(
             assert r.status_code == 201, r.text
     finally:
         _COMMANDS.discard("sh examples/first-legal.sh")
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "levels"),
+    [
+        ("quinto", {"target": 40}, ["heuristic", "random", "heuristic", "random"]),
+        ("quintus", {"hands": 1}, ["heuristic"] * 5),
+    ],
+)
+def test_one_seed_plays_the_same_game_in_the_browser_and_the_terminal(
+    client: TestClient, game: str, options: JSON, levels: list[str]
+) -> None:
+    """The server's bots (in its workers) deal and decide as a terminal Table does."""
+    import time
+
+    from quintet.record import read_record
+    from quintet.table import Table
+
+    made = new_table(client, game=game, options=options, seats=levels, seed=7)
+    tid = made["id"]
+    for _ in range(600):
+        if client.get(f"/api/tables/{tid}").json()["status"] == "finished":
+            break
+        time.sleep(0.05)
+    served = read_record(client.get(f"/api/games/{tid}/record").text)
+    table = Table.new(game, seats=list(levels), seed=7, options=options)
+    while not table.match_over():
+        table.run_bots()
+        if table.hand_over() and not table.match_over():
+            table.deal()
+    here = table.record()
+    assert [h.actions for h in served.hands] == [h.actions for h in here.hands]
+    assert [h.hands for h in served.hands] == [h.hands for h in here.hands]

@@ -16,19 +16,30 @@ Listener = Callable[[Any, int, Action, Bot], None]
 def bot_step(
     state: Any,
     bots: Sequence[Bot | None],
-    rng: random.Random,
+    rng: random.Random | Callable[[int], random.Random],
     budget: Budget | None = None,
     listener: Listener | None = None,
 ) -> list[tuple[int, Action]]:
-    """Let the bots act once: out-of-turn signals first, then the seat to act.
+    """Let the bots act once: the first bot that signals out of turn, else the seat to act.
 
-    ``bots[s]`` plays for the player at seat ``s`` (and, in Quinto's dummy variant, for
-    the seats that player controls); a ``None`` entry is a person and is skipped.
-    Returns the actions applied. Raises ValueError if a bot answers illegally.
+    This is the one rule of every table (the terminal's, the web server's, the arena's):
+    at each point of a hand, each bot that may signal is asked once, in seat order, and
+    the first signal given is made (the next point asks again); when none signals, the
+    bot of the seat to act decides. ``bots[s]`` plays for the player at seat ``s`` (and,
+    in Quinto's dummy variant, for the seats that player controls); a ``None`` entry is a
+    person and is skipped. ``rng`` gives each decision its generator: a function of the
+    deciding seat (a table seeds by the point of the game, :mod:`quintet.table`), or one
+    generator the decisions draw their seeds from in turn. Returns the actions applied.
+    Raises ValueError if a bot answers illegally.
     """
-    done: list[tuple[int, Action]] = []
     if state.is_terminal():
-        return done
+        return []
+    rng_for: Callable[[int], random.Random]
+    if isinstance(rng, random.Random):
+        source = rng
+        rng_for = lambda seat: random.Random(source.getrandbits(64))  # noqa: E731
+    else:
+        rng_for = rng
     turn = state.current_player()
     for seat in state.actors():
         if seat == turn:
@@ -36,19 +47,18 @@ def bot_step(
         bot = bots[state.controller(seat)]
         if bot is None:
             continue
-        view = BotView.of(state, seat, random.Random(rng.getrandbits(64)), budget)
+        view = BotView.of(state, seat, rng_for(seat), budget)
         sig = bot.signal(view)
         if sig is not None:
             _apply(state, seat, sig, bot, view, listener)
-            done.append((seat, sig))
+            return [(seat, sig)]
     bot = bots[state.controller(turn)]
     if bot is None:
-        return done
-    view = BotView.of(state, turn, random.Random(rng.getrandbits(64)), budget)
+        return []
+    view = BotView.of(state, turn, rng_for(turn), budget)
     action = bot.act(view)
     _apply(state, turn, action, bot, view, listener)
-    done.append((turn, action))
-    return done
+    return [(turn, action)]
 
 
 def _apply(
