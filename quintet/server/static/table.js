@@ -487,7 +487,7 @@ export function tablePage() {
     if (G.partnerships) {
       const names = G.sideNames(sheet);
       const rubber = !!sheet && sheet.kind === "rubber";
-      const target = h ? h.target : (T.config.options && T.config.options.target) || 250;
+      const target = h ? h.target : (T.config.options && T.config.options.target) || (G.desc.options || {}).target;
       model = {
         rubber, target,
         rows: G.sideOrder.map((i) => ({
