@@ -567,3 +567,248 @@ def test_a_private_table_opens_only_through_its_link(
     page.goto(f"{server.http}/replay/{tid}{link[link.index('?') :]}")
     page.wait_for_selector("#hand option", state="attached")
     assert "key=" in (page.locator("#download").get_attribute("href") or "")
+
+
+# The first state after the click: every mutation of the page until then, by section
+# (a seat by its number), and whether the nodes kept before are still the page's.
+WATCH = """() => {
+  const sections = ['#sheet', '#scoreboard', '#contract', '#players', '#log', '#trick', '#myhand'];
+  const kept = {
+    sheet: document.querySelector('#sheet').firstElementChild,
+    scoreboard: document.querySelector('#scoreboard').firstElementChild,
+    contract: [...document.querySelector('#contract').children],
+    log: [...document.querySelectorAll('#log li')],
+    trick: [...document.querySelectorAll('#trick .played')],
+    seats: Object.fromEntries([...document.querySelectorAll('#felt .seat')].map(
+      (s) => [s.dataset.seat, [s, ...s.querySelectorAll('*')]])),
+  };
+  const seen = { done: false, turn: null, by: {} };
+  const where = (node) => {
+    const e = node.nodeType === 1 ? node : node.parentElement;
+    const seat = e && e.closest('#felt .seat');
+    if (seat) return `seat ${seat.dataset.seat}`;
+    return (e && sections.find((s) => e.closest(s))) || 'elsewhere';
+  };
+  const count = (w, what, n) => {
+    const row = seen.by[w] || (seen.by[w] = { added: 0, removed: 0, attributes: 0, text: 0 });
+    row[what] += n;
+  };
+  const obs = new MutationObserver((records) => {
+    let state = false;
+    for (const r of records) {
+      if (r.target === document.body && r.attributeName === 'data-seq') state = true;
+      const w = where(r.target);
+      if (r.type === 'childList') {
+        count(w, 'added', r.addedNodes.length);
+        count(w, 'removed', r.removedNodes.length);
+      } else count(w, r.type === 'attributes' ? 'attributes' : 'text', 1);
+    }
+    if (state) {
+      obs.disconnect();
+      seen.turn = window.quintet.state.hand.turn;
+      const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+      seen.kept = {
+        sheet: document.querySelector('#sheet').firstElementChild === kept.sheet,
+        scoreboard: document.querySelector('#scoreboard').firstElementChild === kept.scoreboard,
+        contract: same([...document.querySelector('#contract').children], kept.contract),
+        log: kept.log.every((li) => li.isConnected) &&
+          same([...document.querySelectorAll('#log li')].slice(0, kept.log.length), kept.log),
+        trick: kept.trick.every((p) => p.isConnected),
+        seats: Object.fromEntries(Object.entries(kept.seats).map(
+          ([s, nodes]) => [s, nodes.every((n) => n.isConnected)])),
+      };
+      seen.done = true;
+    }
+  });
+  const all = { subtree: true, childList: true, attributes: true, characterData: true };
+  obs.observe(document.body, all);
+  window.__seen = seen;
+}"""
+
+
+def test_the_table_page_touches_only_what_changed(
+    browser: Browser, server: ServerProcess, tabs: list[Tab]
+) -> None:
+    """A card played in the middle of a trick changes the trick, the two seats, the hand,
+    the turn and the log's last line: the sheet, the scores, the contract, the players,
+    the other seats and the earlier log lines are the same nodes, untouched."""
+    page = open_tab(tabs, browser, server)
+    create_table(page, server.http, "quinto", "partnership", seat=0, target=1000)
+    cards = page.locator("#myhand button.card.legal:not([disabled])")
+    decisions = page.locator("#actions .group:not(.signals) button[data-n]:not([disabled])")
+    for _ in range(60):
+        page.wait_for_function(MY_MOVE)
+        hand = page.evaluate("window.quintet.state.hand")
+        before = seq(page)
+        if hand["phase"] == "play" and cards.count():
+            # Neither a lead (the bidding's bubbles or the last trick would go) nor a
+            # trick's last card.
+            if 1 <= len(hand["trick"]) < 3:
+                break
+            cards.first.click()
+        else:
+            decisions.first.click()
+        wait_changed(page, before)
+    else:
+        raise AssertionError("no card to play in the middle of a trick")
+    assert page.locator("#log li").count() > 0 and page.locator("#sheet table").count() == 1
+    page.evaluate(WATCH)
+    card = cards.first.get_attribute("data-card")
+    cards.first.click()
+    page.wait_for_function("() => window.__seen.done")
+    seen = page.evaluate("() => window.__seen")
+    by = seen["by"]
+    for section in ("#sheet", "#scoreboard", "#contract", "#players"):
+        assert section not in by, (section, by)
+    assert by["#log"] == {"added": 1, "removed": 0, "attributes": 0, "text": 0}, by
+    assert by["#trick"]["removed"] == 0 and by["#trick"]["added"] == 1, by
+    assert page.locator(f"#trick .played .card[data-card='{card}']").count() == 1
+    turn = seen["turn"]
+    assert turn not in (0, None)
+    for s in range(4):
+        if s not in (0, turn):
+            assert f"seat {s}" not in by, (s, by)
+            assert seen["kept"]["seats"][str(s)], s
+    kept = seen["kept"]
+    assert kept["sheet"] and kept["scoreboard"] and kept["contract"], kept
+    assert kept["log"] and kept["trick"], kept
+
+
+# What the lobby's form posts, for each game and variant (as the page always has).
+LOBBY_BODIES: list[tuple[dict[str, Any], dict[str, Any]]] = [
+    (
+        {"game": "quinto", "variant": "partnership", "seat": "0", "target": "300"},
+        {
+            "game": "quinto",
+            "variant": "partnership",
+            "options": {"target": 300, "rubber_bonus": 100, "joker_eleventh_trick": True},
+            "seats": [{"kind": "open"}] + [{"kind": "bot", "level": "heuristic"}] * 3,
+            "public": True,
+            "title": "",
+            "join": {"seat": 0, "name": "Ann"},
+        },
+    ),
+    (
+        {"game": "quinto", "variant": "dummy", "seat": "watch", "lone": "1", "target": "120"},
+        {
+            "game": "quinto",
+            "variant": "dummy",
+            "options": {
+                "target": 120,
+                "rubber_bonus": 100,
+                "joker_eleventh_trick": True,
+                "dummy_handicap": 30,
+                "dummy_double_view": "leading",
+            },
+            "seats": [
+                {"kind": "open"},
+                {"kind": "bot", "level": "heuristic"},
+                {"kind": "bot", "level": "heuristic"},
+                {"kind": "open"},
+            ],
+            "public": True,
+            "title": "",
+            "lone_seat": 1,
+        },
+    ),
+    (
+        {"game": "quintus", "variant": "base", "seat": "2", "hands": "3"},
+        {
+            "game": "quintus",
+            "variant": "base",
+            "options": {"hands": 3},
+            "seats": [
+                {"kind": "open"},
+                {"kind": "bot", "level": "heuristic"},
+                {"kind": "open"},
+                {"kind": "bot", "level": "heuristic"},
+                {"kind": "bot", "level": "heuristic"},
+            ],
+            "public": True,
+            "title": "",
+            "join": {"seat": 2, "name": "Ann"},
+        },
+    ),
+    (
+        {"game": "quintus", "variant": "bidding", "seat": "watch", "hands": "7"},
+        {
+            "game": "quintus",
+            "variant": "bidding",
+            "options": {"hands": 7},
+            "seats": [{"kind": "open"}] + [{"kind": "bot", "level": "heuristic"}] * 4,
+            "public": True,
+            "title": "",
+        },
+    ),
+]
+
+
+def test_the_lobby_posts_each_game_and_variant_as_before(
+    browser: Browser, server: ServerProcess, tabs: list[Tab]
+) -> None:
+    """The form built from /api/info sends the body the page always sent (no table is made)."""
+    import json
+
+    page = open_tab(tabs, browser, server)
+    posted: list[Any] = []
+
+    def refuse(route: Any) -> None:
+        if route.request.method != "POST":
+            route.fallback()
+            return
+        posted.append(route.request.post_data_json)
+        error = {"error": {"code": "test", "message": "refused by the test", "field": None}}
+        route.fulfill(status=422, content_type="application/json", body=json.dumps(error))
+
+    page.route("**/api/tables", refuse)
+    page.goto(server.http + "/")
+    for fill, want in LOBBY_BODIES:
+        page.select_option("#game", fill["game"])
+        page.select_option("#variant", fill["variant"])
+        if "target" in fill:
+            page.fill("input[name=target]", fill["target"])
+        if "hands" in fill:
+            page.fill("input[name=hands]", fill["hands"])
+        if "lone" in fill:
+            page.select_option("#lone", fill["lone"])
+            page.fill("input[name=dummy_handicap]", "30")
+            page.select_option("select[name=dummy_double_view]", "leading")
+        if fill["game"] == "quinto":
+            page.check("input[name=joker_eleventh_trick]")
+        page.select_option("#myseat", fill["seat"])
+        page.fill("input[name=name]", "Ann")
+        page.click("#create-btn")
+        page.wait_for_selector("#create-error:has-text('refused by the test')")
+        assert posted[-1] == want, (posted[-1], want)
+        page.evaluate("document.querySelector('#create-error').textContent = ''")
+    assert len(posted) == len(LOBBY_BODIES)
+    tabs[-1].errors = [e for e in tabs[-1].errors if "422" not in e]  # the refused posts
+
+
+def test_api_info_describes_each_game_for_the_client(server: ServerProcess) -> None:
+    """The client's every game fact: /api/info's games (the fields the modules read)."""
+    import httpx
+
+    games = httpx.get(server.http + "/api/info", timeout=30).json()["games"]
+    assert set(games) == {"quinto", "quintus"}
+    for name, d in games.items():
+        assert d["name"] == name and d["title"] and d["seats"] == len(d["seat_labels"])
+        assert d["variants"] == list(d["variant_info"])
+        for v in d["variant_info"].values():
+            assert isinstance(v["title"], str) and isinstance(v["lone_seat"], bool)
+        assert isinstance(d["options"], dict) and d["sides"] in ("partnerships", "quintus")
+        n = d["seats"]
+        if d["sides"] == "partnerships":
+            assert sorted(s for p in d["partnerships"] for s in p) == list(range(n))
+            assert d["teams_of"] is None
+            if any(v["lone_seat"] for v in d["variant_info"].values()):
+                dummy_of = d["dummy_of"]
+                assert len(dummy_of) == n
+                for lone, dummy in enumerate(dummy_of):  # the lone player's partner
+                    assert any({lone, dummy} == set(p) for p in d["partnerships"])
+        else:
+            assert d["partnerships"] is None and d["dummy_of"] is None
+            for q, teams in enumerate(d["teams_of"]):
+                assert sorted([q, *teams[0], *teams[1]]) == list(range(n))
+    assert games["quintus"]["teams_of"][0] == [[1, 3], [2, 4]]
+    assert games["quinto"]["dummy_of"] == [2, 3, 0, 1]

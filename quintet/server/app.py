@@ -189,8 +189,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "max_message": MAX_MESSAGE,
             "games": {
                 "quinto": {
-                    "variants": ["partnership", "dummy"],
+                    "name": "quinto",
+                    "title": "Quinto",
                     "seats": 4,
+                    "tricks": 12,
+                    "seat_labels": ["North", "East", "South", "West"],
+                    "variants": ["partnership", "dummy"],
+                    "variant_info": {
+                        "partnership": {"title": "partnership (four players)", "lone_seat": False},
+                        "dummy": {"title": "dummy (three players)", "lone_seat": True},
+                    },
                     "options": {
                         "target": 250,
                         "rubber_bonus": 100,
@@ -198,11 +206,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         "joker_eleventh_trick": False,
                         "dummy_double_view": "own",
                     },
+                    "sides": "partnerships",
+                    "partnerships": [[0, 2], [1, 3]],
+                    "dummy_of": [2, 3, 0, 1],
+                    "teams_of": None,
                 },
                 "quintus": {
-                    "variants": ["base", "bidding"],
+                    "name": "quintus",
+                    "title": "Quintus",
                     "seats": 5,
+                    "tricks": 8,
+                    "seat_labels": [f"seat {s}" for s in range(5)],
+                    "variants": ["base", "bidding"],
+                    "variant_info": {
+                        "base": {"title": "base game", "lone_seat": False},
+                        "bidding": {"title": "bidding", "lone_seat": False},
+                    },
                     "options": {"hands": 5},
+                    "sides": "quintus",
+                    "partnerships": None,
+                    "dummy_of": None,
+                    "teams_of": [
+                        [[(q + 1) % 5, (q + 3) % 5], [(q + 2) % 5, (q + 4) % 5]] for q in range(5)
+                    ],
                 },
             },
             "levels": list(hub.levels),

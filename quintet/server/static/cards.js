@@ -1,9 +1,8 @@
 // quintet: playing cards drawn as SVG (no images, no fonts needed for the pips).
 // Card codes are rank then suit ("QH", "TS", "2C") and "JK" for the joker, drawn as
-// Goodall's Quint Royal: five crowns and the words QUINT ROYAL.
-"use strict";
+// Goodall's Quint Royal: five crowns and the words QUINT ROYAL. An ES module.
 
-const Cards = (() => {
+export const Cards = (() => {
   const RANKS = "23456789TJQKA";
   const SUIT_NAMES = { S: "spades", C: "clubs", D: "diamonds", H: "hearts" };
   const SUIT_SYMBOLS = { S: "♠", C: "♣", D: "♦", H: "♥" };
@@ -140,11 +139,16 @@ const Cards = (() => {
     return code === "JK" ? "joker" : `s-${code[1]}`;
   }
 
+  // The class of a card's node (opts: size, cls), also for updating it in place.
+  function className(code, opts = {}) {
+    return `card ${suitClass(code)} ${opts.size || ""} ${opts.cls || ""}`.trim();
+  }
+
   // A card as a DOM node: a <button> (playable) or a <span role="img">.
   function node(code, opts = {}) {
     const tag = opts.button ? "button" : "span";
     const e = document.createElement(tag);
-    e.className = `card ${suitClass(code)} ${opts.size || ""} ${opts.cls || ""}`.trim();
+    e.className = className(code, opts);
     e.innerHTML = svg(code);
     e.dataset.card = code;
     const label = opts.label || name(code);
@@ -167,5 +171,5 @@ const Cards = (() => {
     return e;
   }
 
-  return { RANKS, SUIT_NAMES, SUIT_SYMBOLS, svg, name, short, node, back, suitClass, pip };
+  return { RANKS, SUIT_NAMES, SUIT_SYMBOLS, svg, name, short, node, back, suitClass, className, pip };
 })();
