@@ -30,6 +30,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from quintet.games import games
 from quintet.record import dumps as record_dumps
 from quintet.server import db, replay
 from quintet.server.conn import Conn
@@ -183,54 +184,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/info")
     async def info(hub: HubDep) -> dict[str, Any]:
-        """The server's protocol version, games, variants, options, bot levels and limits."""
+        """The server's protocol version, games, variants, options, bot levels and limits.
+
+        Each game's description is ``quintet.games``' (``GameInfo.to_json``): the browser
+        takes every game fact from it.
+        """
         return {
             "protocol": PROTOCOL_VERSION,
             "max_message": MAX_MESSAGE,
-            "games": {
-                "quinto": {
-                    "name": "quinto",
-                    "title": "Quinto",
-                    "seats": 4,
-                    "tricks": 12,
-                    "seat_labels": ["North", "East", "South", "West"],
-                    "variants": ["partnership", "dummy"],
-                    "variant_info": {
-                        "partnership": {"title": "partnership (four players)", "lone_seat": False},
-                        "dummy": {"title": "dummy (three players)", "lone_seat": True},
-                    },
-                    "options": {
-                        "target": 250,
-                        "rubber_bonus": 100,
-                        "dummy_handicap": 25,
-                        "joker_eleventh_trick": False,
-                        "dummy_double_view": "own",
-                    },
-                    "sides": "partnerships",
-                    "partnerships": [[0, 2], [1, 3]],
-                    "dummy_of": [2, 3, 0, 1],
-                    "teams_of": None,
-                },
-                "quintus": {
-                    "name": "quintus",
-                    "title": "Quintus",
-                    "seats": 5,
-                    "tricks": 8,
-                    "seat_labels": [f"seat {s}" for s in range(5)],
-                    "variants": ["base", "bidding"],
-                    "variant_info": {
-                        "base": {"title": "base game", "lone_seat": False},
-                        "bidding": {"title": "bidding", "lone_seat": False},
-                    },
-                    "options": {"hands": 5},
-                    "sides": "quintus",
-                    "partnerships": None,
-                    "dummy_of": None,
-                    "teams_of": [
-                        [[(q + 1) % 5, (q + 3) % 5], [(q + 2) % 5, (q + 4) % 5]] for q in range(5)
-                    ],
-                },
-            },
+            "games": {g.name: g.to_json() for g in games()},
             "levels": list(hub.levels),
             "bot_delay": settings.bot_delay,
             "bot_seconds": settings.bot_seconds,
