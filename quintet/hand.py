@@ -1,4 +1,5 @@
-"""What both games' hand states share: history, snapshots and resampling.
+"""What both games' hand states share: checked actions, copies, history, snapshots and
+resampling.
 
 A hand state keeps an immutable *context* shared by all its copies; the context
 holds a *snapshot* of the state when the hand (or position) began, so the public
@@ -8,10 +9,11 @@ event log can be replayed and the deal recovered without copying history around.
 from __future__ import annotations
 
 import random
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
-from quintet.actions import Action, is_play
+from quintet.actions import Action, action_type, is_play, parse_action
 from quintet.cards import CardMask
+from quintet.errors import IllegalActionError, InvalidActionError
 from quintet.sampling import deal_constrained
 
 
@@ -19,7 +21,12 @@ class HandState:
     """Base of :class:`~quintet.quinto.QuintoState` and :class:`~quintet.quintus.QuintusState`.
 
     Subclasses define ``__slots__`` holding at least ``ctx`` (with a ``snapshot`` and a
-    ``fork()`` method), ``hands`` and ``_hist`` (actions encoded ``seat << 8 | action``).
+    ``fork()`` method), ``hands``, ``turn`` and ``_hist`` (actions encoded
+    ``seat << 8 | action``), name in ``LIST_SLOTS`` the slots holding lists (a copy gets
+    its own), and say which action types their game has (``ACTION_KINDS``, by their
+    record names) and what the game is called in messages (``TITLE``). :meth:`clone` is
+    generated for each subclass from its slots, as fast as one written by hand (search
+    copies states millions of times).
     """
 
     __slots__ = ()
@@ -27,10 +34,81 @@ class HandState:
     num_seats: int
     ctx: Any
     hands: list[CardMask]
+    turn: int
     _hist: list[int]
+    #: The slots holding lists: a copy gets its own.
+    LIST_SLOTS: ClassVar[tuple[str, ...]] = ()
+    #: The action types this game has (``play``, ``pass``, ``bid`` ...).
+    ACTION_KINDS: ClassVar[frozenset[str]] = frozenset()
+    #: The game's name in messages ("Quinto").
+    TITLE: ClassVar[str] = ""
 
-    def clone(self) -> Self:  # pragma: no cover - every subclass defines it
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        slots = cls.__dict__.get("__slots__", ())
+        if not slots:
+            return
+        unknown = set(cls.LIST_SLOTS) - set(slots)
+        if unknown:
+            raise TypeError(f"{cls.__name__}.LIST_SLOTS names no slot: {sorted(unknown)}")
+        body = "".join(
+            f"    s.{n} = self.{n}[:]\n" if n in cls.LIST_SLOTS else f"    s.{n} = self.{n}\n"
+            for n in slots
+        )
+        src = f"def clone(self):\n    s = _new(_cls)\n{body}    return s\n"
+        namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+        exec(src, namespace)
+        clone = namespace["clone"]
+        clone.__qualname__ = f"{cls.__qualname__}.clone"
+        clone.__doc__ = "Return an independent copy (history included)."
+        cls.clone = clone  # type: ignore[method-assign]
+        cls.__copy__ = clone  # type: ignore[attr-defined]
+
+    def clone(self) -> Self:  # pragma: no cover - generated for every subclass
+        """Return an independent copy (history included)."""
         raise NotImplementedError
+
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:  # pragma: no cover
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:  # pragma: no cover
+        raise NotImplementedError
+
+    def why_illegal(self, a: Action, seat: int) -> str:  # pragma: no cover
+        raise NotImplementedError
+
+    def parse(self, action: Action | str) -> Action:
+        """Return the action number of ``action`` (number or text) if this game has it.
+
+        Raises:
+            InvalidActionError: not an action, or not one of this game's.
+        """
+        a = parse_action(action) if isinstance(action, str) else action
+        if isinstance(a, bool) or not isinstance(a, int):
+            raise InvalidActionError(f"not an action: {action!r}")
+        name = action_type(a)  # raises for a number that names no action
+        if name not in self.ACTION_KINDS:
+            raise InvalidActionError(f"{name} is not a {self.TITLE} action")
+        return a
+
+    def act(self, action: Action | str, seat: int | None = None) -> None:
+        """Check and apply ``action`` for ``seat`` (default: the seat to act).
+
+        ``action`` is an action number or text such as ``QS``, ``double``, ``bid 40``.
+
+        Raises:
+            InvalidActionError: the text or number names no action of this game.
+            IllegalActionError: the rules do not allow it now; the state is unchanged.
+        """
+        a = self.parse(action)
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_seats
+        ):
+            raise IllegalActionError(f"seat {seat!r} is out of range 0..{self.num_seats - 1}")
+        who = self.turn if seat is None else seat
+        if self.is_terminal() or a not in self.legal_actions(who):
+            raise IllegalActionError(self.why_illegal(a, who))
+        self.apply_action(a, who)
 
     def apply_action(self, action: Action, seat: int | None = None) -> None:  # pragma: no cover
         raise NotImplementedError

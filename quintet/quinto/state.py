@@ -27,9 +27,7 @@ from quintet.actions import (
     REDOUBLE,
     Action,
     action_str,
-    action_type,
     is_play,
-    parse_action,
 )
 from quintet.cards import (
     BIT,
@@ -48,7 +46,6 @@ from quintet.cards import (
     mask_cards,
     suit_cards,
 )
-from quintet.errors import IllegalActionError, InvalidActionError
 from quintet.game import TERMINAL, Event, Observation
 from quintet.hand import HandState
 from quintet.quinto.rules import (
@@ -181,6 +178,9 @@ class QuintoState(HandState):
 
     game = "quinto"
     num_seats = 4
+    LIST_SLOTS = ("_hist", "hands", "score", "trick", "tricks_won")
+    ACTION_KINDS = frozenset({"play", "pass", "double", "redouble"})
+    TITLE = "Quinto"
 
     ctx: _Context
     hands: list[CardMask]
@@ -357,32 +357,6 @@ class QuintoState(HandState):
         s._hist = []
         ctx.snapshot = s.clone()
         return s
-
-    def clone(self) -> QuintoState:
-        """Return an independent copy (history included)."""
-        s = QuintoState.__new__(QuintoState)
-        s.ctx = self.ctx
-        s.hands = self.hands[:]
-        s.cachette = self.cachette
-        s.phase = self.phase
-        s.turn = self.turn
-        s._i = self._i
-        s.multiplier = self.multiplier
-        s._doubler = self._doubler
-        s.trick = self.trick[:]
-        s._tmask = self._tmask
-        s._led = self._led
-        s.leader = self.leader
-        s.tricks_played = self.tricks_played
-        s.tricks_won = self.tricks_won[:]
-        s.score = self.score[:]
-        s._winner = self._winner
-        s._cachette_side = self._cachette_side
-        s._counted = self._counted
-        s._hist = self._hist[:]
-        return s
-
-    __copy__ = clone
 
     # ------------------------------------------------------------ the protocol
 
@@ -587,39 +561,6 @@ class QuintoState(HandState):
         return [d, -d, d, -d]
 
     # ---------------------------------------------------------- checked input
-
-    def act(self, action: Action | str, seat: int | None = None) -> None:
-        """Check and apply ``action`` (an action number or text such as ``QS``, ``double``).
-
-        Raises:
-            InvalidActionError: the text or number names no action.
-            IllegalActionError: the rules do not allow it now; the state is unchanged.
-        """
-        a = self.parse(action)
-        if seat is not None and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4
-        ):
-            raise IllegalActionError(f"seat {seat!r} is out of range 0..3")
-        if a not in self.legal_actions(seat):
-            raise IllegalActionError(self.why_illegal(a, self.turn if seat is None else seat))
-        self.apply_action(a, seat)
-
-    def parse(self, action: Action | str) -> Action:
-        """Return the action number of ``action`` (number or text) if Quinto has it.
-
-        Raises:
-            InvalidActionError: not a Quinto action.
-        """
-        a = parse_action(action) if isinstance(action, str) else action
-        if isinstance(a, bool) or not isinstance(a, int):
-            raise InvalidActionError(f"not an action: {action!r}")
-        if not (is_play(a) or a in (PASS, DOUBLE, REDOUBLE)):
-            try:
-                name = action_type(a)
-            except InvalidActionError:
-                raise InvalidActionError(f"not an action number: {a!r}") from None
-            raise InvalidActionError(f"{name} is not a Quinto action")
-        return a
 
     def why_illegal(self, a: Action, seat: int) -> str:
         """Return why ``seat`` may not take action ``a`` now (for error messages)."""

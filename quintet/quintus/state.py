@@ -40,7 +40,6 @@ from quintet.actions import (
     bid_amount,
     is_play,
     is_signal,
-    parse_action,
 )
 from quintet.cards import (
     BIT,
@@ -58,7 +57,6 @@ from quintet.cards import (
     mask_cards,
     suit_cards,
 )
-from quintet.errors import IllegalActionError, InvalidActionError
 from quintet.game import TERMINAL, Event, Observation
 from quintet.hand import HandState
 from quintet.quintus.rules import (
@@ -183,6 +181,9 @@ class QuintusState(HandState):
 
     game = "quintus"
     num_seats = SEATS
+    LIST_SLOTS = ("_hist", "hands", "premiums", "taken", "trick")
+    ACTION_KINDS = frozenset({"play", "pass", "bid", "trump", "nil", "meld", "decline", "signal"})
+    TITLE = "Quintus"
 
     ctx: _Context
     phase: int
@@ -347,35 +348,6 @@ class QuintusState(HandState):
         s._hist = []
         ctx.snapshot = s.clone()
         return s
-
-    def clone(self) -> QuintusState:
-        """Return an independent copy (history included)."""
-        s = QuintusState.__new__(QuintusState)
-        s.ctx = self.ctx
-        s.hands = self.hands[:]
-        s.phase = self.phase
-        s.turn = self.turn
-        s.quintus = self.quintus
-        s._high = self._high
-        s._bidder = self._bidder
-        s._passed = self._passed
-        s.trump = self.trump
-        s.nil = self.nil
-        s.trick = self.trick[:]
-        s.leader = self.leader
-        s._led = self._led
-        s._tplayed = self._tplayed
-        s._signaled = self._signaled
-        s.tricks_played = self.tricks_played
-        s.taken = self.taken[:]
-        s.premiums = self.premiums[:]
-        s._pending = self._pending
-        s._nil_failed = self._nil_failed
-        s._void = self._void
-        s._hist = self._hist[:]
-        return s
-
-    __copy__ = clone
 
     # ------------------------------------------------------------ properties
 
@@ -634,37 +606,6 @@ class QuintusState(HandState):
         return [float(x) for x in self.scores()]
 
     # ---------------------------------------------------------- checked input
-
-    def parse(self, action: Action | str) -> Action:
-        """Return the action number of ``action`` (number or text) if Quintus has it.
-
-        Raises:
-            InvalidActionError: not a Quintus action.
-        """
-        a = parse_action(action) if isinstance(action, str) else action
-        if isinstance(a, bool) or not isinstance(a, int):
-            raise InvalidActionError(f"not an action: {action!r}")
-        name = action_type(a)
-        if name in ("double", "redouble"):
-            raise InvalidActionError(f"{name} is not a Quintus action")
-        return a
-
-    def act(self, action: Action | str, seat: int | None = None) -> None:
-        """Check and apply ``action`` for ``seat`` (default: the seat to act).
-
-        Raises:
-            InvalidActionError: the text or number names no Quintus action.
-            IllegalActionError: the rules do not allow it now; the state is unchanged.
-        """
-        a = self.parse(action)
-        if seat is not None and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS
-        ):
-            raise IllegalActionError(f"seat {seat!r} is out of range 0..4")
-        who = self.turn if seat is None else seat
-        if self.phase == OVER or a not in self.legal_actions(who):
-            raise IllegalActionError(self.why_illegal(a, who))
-        self.apply_action(a, who)
 
     def why_illegal(self, a: Action, seat: int) -> str:
         """Return why ``seat`` may not take action ``a`` now (for error messages)."""
