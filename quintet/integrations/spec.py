@@ -86,6 +86,10 @@ class _Hands:
     new: Callable[[TableSpec, Sequence[CardMask], CardMask], Any]
 
 
+def _quintus_deal(rng: random.Random) -> tuple[list[CardMask], CardMask]:
+    return quintus_deal(rng), 0
+
+
 def _quinto_hand(spec: TableSpec, hands: Sequence[CardMask], cachette: CardMask) -> Any:
     rules: Any = spec.rules
     return QuintoState.new(rules, spec.dealer, hands, cachette, spec.start_score, spec.lone_seat)
@@ -101,7 +105,7 @@ def _quintus_hand(spec: TableSpec, hands: Sequence[CardMask], cachette: CardMask
 #: seat and start score in ``GameInfo.deal`` (it cannot deal a dummy hand today).
 _HANDS: Final[Mapping[type, _Hands]] = {
     QuintoState: _Hands(quinto_deal, _quinto_hand),
-    QuintusState: _Hands(lambda rng: (quintus_deal(rng), 0), _quintus_hand),
+    QuintusState: _Hands(_quintus_deal, _quintus_hand),
 }
 
 
