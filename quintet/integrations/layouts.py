@@ -33,6 +33,7 @@ from quintet.actions import (
 from quintet.cards import JOKER, cards_str
 from quintet.errors import InvalidOptionError
 from quintet.games import GameInfo
+from quintet.integrations.spec import seat_codes
 from quintet.quinto import QuintoState
 from quintet.quintus import QuintusState
 
@@ -97,6 +98,10 @@ class QuintoLayout:
         self.points_scale = info.variant(info.default_variant).max_utility
         # The cachette counts as one more trick won.
         self.tricks_scale = info.num_tricks + (1 if info.cachette_size else 0)
+        codes = seat_codes(info)
+        self.side_names = tuple(
+            "-".join(codes[s] for s in pair) for pair in info.partnerships or ()
+        )
 
     def recall_pieces(self, spec: TableSpec) -> list[Piece]:
         return [("doubling", (spec.num_seats, 3)), ("cachette", (len(spec.deck),))]
@@ -148,7 +153,7 @@ class QuintoLayout:
         names = spec.seat_names
         turn = names[obs.current_player] if obs.current_player >= 0 else "-"
         hp = (obs.score[0] - obs.start_score[0], obs.score[1] - obs.start_score[1])
-        doubled = "" if obs.doubled_by is None else f" by {('N-S', 'E-W')[obs.doubled_by]}"
+        doubled = "" if obs.doubled_by is None else f" by {self.side_names[obs.doubled_by]}"
         cachette = "-" if obs.cachette is None else cards_str(obs.cachette)
         return (
             f"{obs.phase}, to act {turn}; trick {obs.tricks_played + 1}: "
