@@ -39,10 +39,9 @@ from typing import Any
 
 import numpy as np
 
-from quintet.actions import is_signal
+from quintet.actions import is_play, is_signal
+from quintet.games import GAMES, find_game
 from quintet.integrations import table_spec
-
-VARIANTS = {"quinto": ("partnership", "dummy"), "quintus": ("base", "bidding")}
 
 
 def _native(spec: Any, rng: random.Random, observe: bool) -> int:
@@ -51,7 +50,7 @@ def _native(spec: Any, rng: random.Random, observe: bool) -> int:
     choice = rng.choice
     while not s.is_terminal():
         legal = s.legal_actions()
-        if legal[-1] > 66:
+        if is_signal(legal[-1]):  # Quintus signals come last
             legal = [a for a in legal if not is_signal(a)]
         if observe:
             s.observation(s.current_player())
@@ -110,7 +109,7 @@ def clone_costs(spec: Any, game: Any, seed: int, reps: int = 20_000) -> tuple[fl
     while cards < 20:
         legal = [a for a in engine.legal_actions() if not is_signal(a)]
         a = rng.choice(legal)
-        cards += a < 53
+        cards += is_play(a)
         engine.apply_action(a)
     state = game.state_from_engine(engine)
     out = []
@@ -168,14 +167,14 @@ def bench(game_name: str, variant: str, seconds: float, seed: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--game", default="all", choices=("quinto", "quintus", "all"))
+    parser.add_argument("--game", default="all", choices=(*GAMES, "all"))
     parser.add_argument("--variant", default=None)
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    games = ("quinto", "quintus") if args.game == "all" else (args.game,)
+    games = tuple(GAMES) if args.game == "all" else (args.game,)
     for g in games:
-        for v in (args.variant,) if args.variant else VARIANTS[g]:
+        for v in (args.variant,) if args.variant else find_game(g).variant_names:
             bench(g, v, args.seconds, args.seed)
     return 0
 

@@ -53,13 +53,15 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from itertools import product
 from typing import Any
 
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
 from quintet.arena import summarize
+from quintet.arena.seating import roles_of
+from quintet.arena.seating import seatings as arena_seatings
+from quintet.games import GAMES, find_game
 from quintet.integrations import openspiel
 
 UCT_C = {"quinto": 40.0, "quintus": 25.0}
@@ -99,24 +101,12 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
 
 
 def seatings(game: str, variant: str, index: int) -> tuple[int, int | None, list[tuple[int, ...]]]:
-    """Return the dealer, the lone seat and, per seating, the owner of each seat (0 = ours)."""
-    if game == "quinto":
-        if variant == "dummy":
-            lone = index % 4
-            owners = [tuple(x if (s - lone) % 2 == 0 else 1 - x for s in range(4)) for x in (0, 1)]
-            return lone, lone, owners
-        return index % 4, None, [(0, 1, 0, 1), (1, 0, 1, 0)]
-    d = index % 5
-    out = []
-    for q, t0, t1 in product((0, 1), repeat=3):
-        if q == t0 == t1:
-            continue
-        owner = [0] * 5
-        owner[(d + 4) % 5] = q
-        owner[d] = owner[(d + 2) % 5] = t0
-        owner[(d + 1) % 5] = owner[(d + 3) % 5] = t1
-        out.append(tuple(owner))
-    return d, None, out
+    """Return the dealer, the lone seat and, per seating, the owner of each seat (0 = ours):
+    the arena's seatings (:func:`quintet.arena.seating.seatings`)."""
+    info = find_game(game)
+    v = info.variant(variant)
+    dealer, owners = arena_seatings(info, v, index)
+    return dealer, dealer if v.lone_seat else None, owners
 
 
 @dataclass
@@ -168,12 +158,8 @@ def play_deal(args: argparse.Namespace, index: int) -> DealResult:
                     out.ismcts_time += took
                     out.ismcts_decisions += 1
             state.apply_action(int(action))
-        hand = state.engine
-        if game_name == "quinto":
-            a, b = hand.hand_points()
-            scores = [a, b, a, b]
-        else:
-            scores = hand.scores()
+        info = spec.info
+        scores = roles_of(info).scores(info, state.engine)  # as the arena scores a seat
         ours = [x for o, x in zip(owner, scores, strict=True) if o == 0]
         theirs = [x for o, x in zip(owner, scores, strict=True) if o == 1]
         diff = sum(ours) / len(ours) - sum(theirs) / len(theirs)
@@ -192,7 +178,7 @@ def _chunk(args: argparse.Namespace, indices: list[int]) -> list[DealResult]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--game", default="quinto", choices=("quinto", "quintus"))
+    parser.add_argument("--game", default="quinto", choices=tuple(GAMES))
     parser.add_argument("--variant", default=None)
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=0.2)
@@ -202,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", default=None, help="write the per-deal results as JSON")
     args = parser.parse_args(argv)
-    args.variant = args.variant or ("partnership" if args.game == "quinto" else "base")
+    args.variant = args.variant or find_game(args.game).default_variant
     args.uct_c = UCT_C[args.game] if args.uct_c is None else args.uct_c
     jobs = args.jobs or len(os.sched_getaffinity(0))
     openspiel.load_game(args.game, variant=args.variant)  # fail early on a bad variant

@@ -44,48 +44,41 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 import pyspiel
 
-from quintet.actions import Action, action_str, is_signal
+from quintet.actions import NUM_ACTIONS, Action, action_str, is_signal
 from quintet.bots import Bot, BotView, Budget, make_bot
 from quintet.cards import card_str, mask_cards
 from quintet.errors import IllegalActionError, InvalidOptionError
-from quintet.integrations import Encoder, TableSpec, table_spec
+from quintet.games import GAMES, find_game
+from quintet.integrations import Encoder, TableSpec, hand_option_defaults, table_spec
 
-GAME_NAMES: Final = ("python_quinto", "python_quintus")
-#: Each game's parameters and their defaults.
+GAME_NAMES: Final = tuple(f"python_{game}" for game in GAMES)
+#: Each game's parameters and their defaults: its variant and the options of one hand.
 PARAMETERS: Final[dict[str, dict[str, Any]]] = {
-    "quinto": {
-        "variant": "partnership",
-        "dealer": 0,
-        "lone_seat": 0,
-        "target": 250,
-        "joker_eleventh_trick": False,
-        "dummy_double_view": "own",
-        "score_ns": 0,
-        "score_ew": 0,
-    },
-    "quintus": {"variant": "base", "dealer": 0},
+    info.name: {"variant": info.default_variant, **hand_option_defaults(info)}
+    for info in GAMES.values()
 }
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
-_TEXT: Final = tuple(action_str(a) for a in range(116))
+_TEXT: Final = tuple(action_str(a) for a in range(NUM_ACTIONS))
 _GT = pyspiel.GameType
 
 
 def _game_type(game: str, utility: Any) -> Any:
+    info = find_game(game)
     return pyspiel.GameType(
         short_name=f"python_{game}",
-        long_name=f"Python {game.capitalize()} (quintet)",
+        long_name=f"Python {info.title} (quintet)",
         dynamics=_GT.Dynamics.SEQUENTIAL,
         chance_mode=_GT.ChanceMode.EXPLICIT_STOCHASTIC,
         information=_GT.Information.IMPERFECT_INFORMATION,
         utility=utility,
         reward_model=_GT.RewardModel.TERMINAL,
-        max_num_players=4 if game == "quinto" else 5,
-        min_num_players=3 if game == "quinto" else 5,
+        max_num_players=max(v.players for v in info.variants.values()),
+        min_num_players=min(v.players for v in info.variants.values()),
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
@@ -101,9 +94,9 @@ def register() -> None:
     utility of its variant.
     """
     known = set(pyspiel.registered_names())
-    for game, cls in (("quinto", QuintoGame), ("quintus", QuintusGame)):
-        if f"python_{game}" not in known:
-            pyspiel.register_game(_game_type(game, _GT.Utility.GENERAL_SUM), cls)
+    for cls in (QuintoGame, QuintusGame):
+        if f"python_{cls.quintet_game}" not in known:
+            pyspiel.register_game(_game_type(cls.quintet_game, _GT.Utility.GENERAL_SUM), cls)
 
 
 def load_game(game: str = "quinto", **params: Any) -> Any:
@@ -112,8 +105,7 @@ def load_game(game: str = "quinto", **params: Any) -> Any:
     Raises:
         InvalidOptionError: unknown game or parameter, or a bad value.
     """
-    if game not in PARAMETERS:
-        raise InvalidOptionError(f"unknown game {game!r} (known: quinto, quintus)")
+    find_game(game)  # an unknown game's error
     unknown = set(params) - set(PARAMETERS[game])
     if unknown:
         known = ", ".join(sorted(PARAMETERS[game]))
@@ -133,7 +125,7 @@ def spec_from_params(game: str, params: Mapping[str, Any]) -> TableSpec:
     if unknown:
         raise InvalidOptionError(f"unknown {game} parameter {sorted(unknown)[0]!r}")
     variant = merged.pop("variant")
-    if game == "quinto" and variant != "dummy":
+    if "lone_seat" in merged and not find_game(game).variant(variant).lone_seat:
         merged.pop("lone_seat")
     return table_spec(game, variant, **merged)
 
@@ -189,15 +181,19 @@ class QuintetGame(pyspiel.Game):  # type: ignore[misc]
 class QuintoGame(QuintetGame):
     """``python_quinto``."""
 
+    quintet_game: ClassVar[str] = "quinto"
+
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        super().__init__("quinto", params)
+        super().__init__(self.quintet_game, params)
 
 
 class QuintusGame(QuintetGame):
     """``python_quintus``."""
 
+    quintet_game: ClassVar[str] = "quintus"
+
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        super().__init__("quintus", params)
+        super().__init__(self.quintet_game, params)
 
 
 class _Core:
@@ -212,7 +208,7 @@ class _Core:
     def __init__(self, spec: TableSpec) -> None:
         self.spec = spec
         self.engine: Any = None
-        self.hands = [0, 0, 0, 0, 0]
+        self.hands = [0] * (spec.num_seats + (1 if spec.info.cachette_size else 0))
         self.dealt = 0
         self.left = spec.pack
 
@@ -232,7 +228,7 @@ class _Core:
         self.dealt += 1
         if self.dealt == spec.deal_size:
             n = spec.num_seats
-            cachette = self.hands[4] if n == 4 else 0
+            cachette = self.hands[n] if spec.info.cachette_size else 0
             self.engine = spec.new_state(self.hands[:n], cachette)
 
 
@@ -288,7 +284,7 @@ class QuintetState(pyspiel.State):  # type: ignore[misc]
             seat = engine.current_player()
             raise IllegalActionError(
                 engine.why_illegal(action, seat)
-                if 0 <= action < 116
+                if 0 <= action < NUM_ACTIONS
                 else f"not an action number: {action!r}"
             )
         engine.apply_action(action)
@@ -344,7 +340,8 @@ class QuintetState(pyspiel.State):  # type: ignore[misc]
         spec = core.spec
         names = [*spec.seat_names[: spec.num_seats], "cachette"]
         lines = [f"Dealing: {core.dealt} of {spec.deal_size} cards dealt"]
-        for slot, m in enumerate(core.hands[: spec.num_seats + (spec.num_seats == 4)]):
+        slots = spec.num_seats + (1 if spec.info.cachette_size else 0)
+        for slot, m in enumerate(core.hands[:slots]):
             lines.append(f"  {names[slot]}: {' '.join(card_str(c) for c in mask_cards(m))}")
         return "\n".join(lines)
 
@@ -353,7 +350,7 @@ def _deal_order(spec: TableSpec, engine: Any) -> list[int]:
     """Return the chance outcomes that deal ``engine``'s hand in :meth:`TableSpec.deal_slot`
     order."""
     slots = [list(mask_cards(m)) for m in engine.initial_hands()]
-    if spec.game == "quinto":
+    if spec.info.cachette_size:
         slots.append(list(mask_cards(engine.initial_cachette())))
     for s in slots:
         s.reverse()

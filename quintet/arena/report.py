@@ -1,0 +1,94 @@
+"""The arena's report as text: points per deal per pair, per-bot means, whole matches."""
+
+from __future__ import annotations
+
+from quintet.arena.results import ArenaResult
+from quintet.arena.seating import roles_of, seatings
+from quintet.arena.stats import Summary
+
+
+def _signed(x: float | None, width: int = 8) -> str:
+    return " " * (width - 1) + "-" if x is None else f"{x:+{width}.2f}"
+
+
+def _ci(s: Summary) -> str:
+    if s.low is None or s.high is None:
+        return "(n < 2)"
+    return f"[{s.low:+.2f}, {s.high:+.2f}]"
+
+
+def format_table(result: ArenaResult) -> str:
+    """Return the arena's report: points per deal per pair, games and rubbers, per-bot means."""
+    cfg = result.config
+    info, variant = cfg.game_info(), cfg.variant_info()
+    roles = roles_of(info)
+    count = len(seatings(info, variant, 0)[1])
+    lines = [
+        f"{info.title} {cfg.variant}: {cfg.deals} deals in duplicate ({count} seatings each), "
+        f"seed {cfg.seed}, {cfg.jobs} jobs{' on Ray' if cfg.backend == 'ray' else ''}, "
+        f"{result.elapsed:.1f} s",
+        "",
+        "Points per deal, A minus B, with 95% confidence interval",
+    ]
+    wa = max([len("A"), *(len(p.a) for p in result.pairs)])
+    wb = max([len("B"), *(len(p.b) for p in result.pairs)])
+    lines.append(f"{'A':<{wa}}  {'B':<{wb}}  {'deals':>6}  {'A - B':>8}  {'95% CI':<20}  result")
+    for p in result.pairs:
+        s = p.summary
+        verdict = f"{p.a if s.mean > 0 else p.b} better" if s.clear else "not clear"
+        lines.append(
+            f"{p.a:<{wa}}  {p.b:<{wb}}  {s.n:>6}  {_signed(s.mean)}  {_ci(s):<20}  {verdict}"
+        )
+    solo = roles.solo_label
+    show_solo = roles.shows_solo(variant)
+    unit = roles.score_unit
+    lines += ["", f"Mean {unit} per seat and hand"]
+    wl = max(len(s.label) for s in cfg.specs())
+    wl = max(wl, len("bot"))
+    head = f"{'pair':<{wa + wb + 4}}  {'bot':<{wl}}  {'hands':>6}  {'mean':>8}"
+    lines.append(head + (f"  {solo:>10}  {'hands':>6}" if show_solo else ""))
+    for p in result.pairs:
+        pair = f"{p.a} vs {p.b}"
+        for label, st in p.bots.items():
+            row = f"{pair:<{wa + wb + 4}}  {label:<{wl}}  {st.hands:>6}  {st.mean:>8.2f}"
+            if show_solo:
+                sm = "-" if st.solo_mean is None else f"{st.solo_mean:.2f}"
+                row += f"  {sm:>10}  {st.solo_hands:>6}"
+            lines.append(row)
+    if any(p.matches for p in result.pairs):
+        kind = roles.matches.name(variant) if roles.matches else "matches"
+        target = getattr(cfg.match_rules(), "target", None)
+        lines += [
+            "",
+            f"Whole {kind}: {cfg.rubbers} duplicate pairs per pair of bots "
+            f"({2 * (cfg.rubbers or 0)} {kind}), target {target}",
+        ]
+        dummy = variant.lone_seat  # a dummy game: no rubbers
+        head = f"{'pair':<{wa + wb + 4}}  {'bot':<{wl}}  {'games won':>9}"
+        lines.append(head + ("" if dummy else f"  {'rubbers won':>11}") + f"  {'points/match':>12}")
+        for p in result.pairs:
+            pair = f"{p.a} vs {p.b}"
+            for label, t in p.tally().items():
+                row = f"{pair:<{wa + wb + 4}}  {label:<{wl}}  {t['games']:>9}"
+                if not dummy:
+                    row += f"  {t['matches']:>11}"
+                lines.append(row + f"  {t['points'] / max(1, t['played']):>12.1f}")
+            ms = p.match_summary
+            if ms is not None:
+                lines.append(
+                    f"{'':<{wa + wb + 4}}  A - B points per duplicate match: "
+                    f"{ms.mean:+.1f} {_ci(ms)}"
+                )
+    incidents = result.incidents()
+    if incidents:
+        lines += ["", "External bots: decisions made by the fallback bot (details in --out)"]
+        counts: dict[tuple[str, str], int] = {}
+        for x in incidents:
+            key = (x["label"], x["kind"])
+            counts[key] = counts.get(key, 0) + 1
+        for (label, kind), n in sorted(counts.items()):
+            lines.append(f"{label:<{wl}}  {kind:<8}  {n:>6}")
+    return "\n".join(lines)
+
+
+__all__ = ["format_table"]
