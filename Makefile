@@ -3,33 +3,48 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
-STAMP   = $(VENV)/.installed
+# Two installs into the same venv: `make run` installs only what `quintet serve` needs
+# (the 'serve' extra, under 400 MB), `make test` everything ('dev': every extra and the
+# tools). The second is a superset of the first, so it stamps both.
+RUN_STAMP  = $(VENV)/.installed-serve
+TEST_STAMP = $(VENV)/.installed-dev
 
 .PHONY: run test lint types pytest chromium bench clean
 
 # After installing, `quintet warm-up` compiles the solver's numba kernels into numba's
 # on-disk cache (tens of seconds, once), so the first `quintet solve`, bot or test is fast
 # (a failure there leaves the install usable: the solver then compiles on first use).
-$(STAMP): pyproject.toml
+# $(call install,EXTRA)
+define install
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[$(1)]'
 	@$(BIN)/quintet warm-up || echo "make: the solver warm-up failed: the first solve compiles it" >&2
-	touch $(STAMP)
+	@echo 'make: installed quintet-cards[$(1)] into $(VENV); to type `quintet` instead of $(BIN)/quintet:'
+	@echo '  export PATH="$(abspath $(BIN)):$$PATH"    (or: source $(BIN)/activate)'
+endef
 
-run: $(STAMP)
+$(RUN_STAMP): pyproject.toml
+	$(call install,serve)
+	touch $(RUN_STAMP)
+
+$(TEST_STAMP): pyproject.toml
+	$(call install,dev)
+	touch $(TEST_STAMP) $(RUN_STAMP)
+
+run: $(RUN_STAMP)
 	$(BIN)/quintet serve
 
 test: lint types pytest
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check quintet tests bench
 	$(BIN)/ruff format --check quintet tests bench
 
-types: $(STAMP)
+types: $(TEST_STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP) chromium
+pytest: $(TEST_STAMP) chromium
 	$(BIN)/pytest -n auto
 
 # tests/test_browser.py drives Debian's chromium through Playwright, never a downloaded
@@ -45,7 +60,7 @@ chromium:
 	  { $$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q chromium; } \
 	    || { echo "make: could not install chromium" >&2; [ -z "$$CI$$QUINTET_REQUIRE_BROWSER" ] || exit 1; }; }
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/python bench/playout.py
 
 clean:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 
@@ -13,6 +14,24 @@ from quintet.record import Record, example_text, read_record, replay, score
 from quintet.sheets import sheet
 
 EXAMPLES = ("quinto-partnership", "quinto-dummy", "quintus-base", "quintus-bidding")
+
+# What each extra of pyproject.toml installs that its commands import. The base install
+# has only click and tqdm, so a command needing an extra checks these first and names the
+# extra in one line, instead of failing with a traceback deep in an import.
+EXTRA_MODULES: dict[str, tuple[str, ...]] = {
+    "solver": ("numpy",),  # numba too, but without it the kernels run as plain Python
+    "play": ("textual", "numpy"),
+    "serve": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "platformdirs", "numpy"),
+    "plot": ("matplotlib",),
+}
+
+
+def need_extra(extra: str, what: str) -> None:
+    """Stop with one line naming ``extra`` when a module it installs is missing."""
+    if any(importlib.util.find_spec(m) is None for m in EXTRA_MODULES[extra]):
+        raise click.ClickException(
+            f"{what} needs the '{extra}' extra: pip install 'quintet-cards[{extra}]'"
+        )
 
 
 def _read(path: str) -> Record:
@@ -135,6 +154,7 @@ def solve_cmd(file: str, hand: int | None, at: int | None, as_json: bool) -> Non
     Values are Quinto's points for the side to move minus the other side's from there
     to the end of the hand, or Quintus's points the quintus still takes.
     """
+    need_extra("solver", "quintet solve")
     from quintet.analysis import AnalysisError, solve_state, state_at
     from quintet.cards import card_str
 
@@ -163,6 +183,7 @@ def warm_up_cmd() -> None:
     NUMBA_CACHE_DIR overrides). `make` runs this after installing; run it after
     installing with pip, or after changing the kernels. With a warm cache it only loads.
     """
+    need_extra("solver", "quintet warm-up")
     from quintet.solver.warmup import warm_up
 
     click.echo("quintet: compiling the double-dummy solver (numba caches it on disk)...", nl=False)
@@ -192,6 +213,7 @@ def analyze_cmd(file: str, tricks: int | None, max_nodes: int | None, as_json: b
     Every card of every hand is solved, each hand from its last card back; a position
     too big for the node limit is shown as not solved.
     """
+    need_extra("solver", "quintet analyze")
     from quintet.analysis import DEFAULT_MAX_NODES, analyze_record, summary
     from quintet.cards import card_str
 
@@ -283,13 +305,13 @@ def arena_cmd(
     program speaking the bot protocol: "cmd:node examples/quintet-bot.js" (see
     docs/bot-protocol.md). See quintet/arena.py.
     """
-    import importlib.util
-
     from quintet import arena
     from quintet.errors import InvalidOptionError
 
-    if plot is not None and importlib.util.find_spec("matplotlib") is None:
-        raise click.ClickException("--plot needs matplotlib: pip install matplotlib")
+    if plot is not None:
+        need_extra("plot", "quintet arena --plot")
+    if any(b.strip().split(":")[0] == "pimc" for b in bots.split(",")):
+        need_extra("solver", "the pimc bot")
     try:
         config = arena.ArenaConfig(
             game=game,
@@ -467,6 +489,7 @@ def serve_cmd(
     start) and unfinished tables resume where they were. Clients choose among the named
     bot levels only; their budgets and every limit are set here. See docs/server.md.
     """
+    need_extra("serve", "quintet serve")
     from quintet.errors import InvalidOptionError
     from quintet.server import Settings, run
     from quintet.server.db import default_db_url
@@ -552,6 +575,7 @@ def play_cmd(
     arrows and Enter to play, 1-9 for the other choices, h hint, u undo, l last trick,
     t score sheet, s save, ? help, q quit; the mouse clicks cards and buttons.
     """
+    need_extra("play", "quintet play")
     import random
 
     from quintet.arena import parse_options
@@ -598,6 +622,7 @@ def replay_cmd(file: str, hand: int, no_analysis: bool, max_nodes: int) -> None:
 
     Keys: ← → one action, ↑ ↓ one trick, [ ] one hand, a analyse, t score sheet, q quit.
     """
+    need_extra("play", "quintet replay")
     from quintet.tui.replay import ReplayApp
 
     try:
