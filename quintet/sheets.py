@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, Final
+
 from quintet.quinto import QuintoMatch, QuintoState
 from quintet.quinto.rules import SEAT_NAMES, SIDE_NAMES
 from quintet.quintus import QuintusMatch
 
 
 def sheet(match: QuintoMatch | QuintusMatch) -> str:
-    """Return the score sheet of either game's match as text."""
-    if isinstance(match, QuintusMatch):
-        return quintus_ledger(match)
-    return quinto_sheet(match)
+    """Return the score sheet of either game's match as text (its game's own kind)."""
+    draw: Callable[[Any], str] = _SHEETS[type(match)]
+    return draw(match)
 
 
 def quintus_ledger(match: QuintusMatch) -> str:
@@ -122,3 +124,10 @@ def quinto_sheet(match: QuintoMatch) -> str:
     elif winner is None:
         lines.append("Game not yet decided")
     return "\n".join(lines)
+
+
+#: Each game's sheet, by its match class.
+_SHEETS: Final[dict[type, Callable[[Any], str]]] = {
+    QuintoMatch: quinto_sheet,
+    QuintusMatch: quintus_ledger,
+}

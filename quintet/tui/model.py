@@ -7,6 +7,7 @@ full state, so the table cannot show a card the person may not see.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -37,7 +38,9 @@ from quintet.actions import (
 from quintet.cards import Card
 from quintet.game import Event
 from quintet.games import find_game
+from quintet.quinto import QuintoMatch
 from quintet.quinto.rules import SIDE_NAMES
+from quintet.quintus import QuintusMatch
 from quintet.tui.render import (
     action_label,
     action_phrase,
@@ -286,13 +289,20 @@ def _trump_suit(obs: Any) -> int | None:
 
 
 def _title(table: Any, obs: Any) -> str:
+    return _TITLES[type(table.match)](table, obs)
+
+
+def _quinto_title(table: Any, obs: Any) -> str:
     match = table.match
-    if table.game == "quinto":
-        if obs.lone_seat is not None:
-            kind = "three-hand game"
-        else:
-            kind = f"rubber · game {match.game_of_hand[-1] + 1}"
-        return f"Quinto {table.variant} · {kind} · hand {len(match.hands)}"
+    if obs.lone_seat is not None:
+        kind = "three-hand game"
+    else:
+        kind = f"rubber · game {match.game_of_hand[-1] + 1}"
+    return f"Quinto {table.variant} · {kind} · hand {len(match.hands)}"
+
+
+def _quintus_title(table: Any, obs: Any) -> str:
+    match = table.match
     done = match.hands_played()
     now = done + (0 if match.hands[-1].is_terminal() else 1)
     return f"Quintus {table.variant} · hand {max(now, 1)} of {match.rules.hands}"
@@ -308,26 +318,27 @@ def _player(table: Any, obs: Any, seat: int, person: int) -> str:
 
 
 def _tags(game: str, obs: Any, seat: int) -> list[str]:
+    """Return a seat's role tags: dealer, then its side (Quinto) or team (Quintus)."""
+    info = find_game(game)
     tags = []
     if seat == obs.dealer:
         tags.append("dealer")
-    if game == "quinto":
-        lone = obs.lone_seat
+    if info.partnerships is not None:
+        lone = getattr(obs, "lone_seat", None)
         if lone is not None:
             if seat == lone:
                 tags.append("lone")
-            elif seat == find_game(game).dummy_of(lone):
+            elif seat == info.dummy_of(lone):
                 tags.append("dummy")
         tags.append(SIDE_NAMES[seat & 1])
     else:
-        q = obs.quintus
-        if q is not None:
-            if seat == q:
-                tags.append("quintus")
-            else:
-                d = (seat - q) % 5
-                mate = (seat + 2) % 5 if d in (1, 2) else (seat - 2) % 5
-                tags.append(f"with {mate}")
+        q = getattr(obs, "quintus", None)
+        teams = info.teams_of(q)
+        if q is not None and seat == q:
+            tags.append("quintus")
+        elif teams is not None:
+            team = next(t for t in teams if seat in t)
+            tags.append(f"with {team[0] if team[1] == seat else team[1]}")
     return tags
 
 
@@ -338,12 +349,11 @@ def _notes(game: str, obs: Any, history: tuple[tuple[int, Action], ...]) -> dict
         for seat, a in history:
             if a in (PASS, DOUBLE, REDOUBLE) or is_bid(a):
                 notes[seat] = action_phrase(game, a)
-    if game == "quintus":
-        for seat, name in obs.signals:
-            arrow = {"up": "↑", "down": "↓", "ask": "?"}[name]
-            notes[seat] = f"signals {name} {arrow}"
-        if phase == "meld" and obs.current_player >= 0:
-            notes[obs.current_player] = f"meld or decline the {obs.meld}?"
+    for seat, name in getattr(obs, "signals", ()):
+        arrow = {"up": "↑", "down": "↓", "ask": "?"}[name]
+        notes[seat] = f"signals {name} {arrow}"
+    if phase == "meld" and obs.current_player >= 0:
+        notes[obs.current_player] = f"meld or decline the {obs.meld}?"
     return notes
 
 
@@ -357,10 +367,8 @@ def _choices(
 ) -> list[ChoiceView]:
     phase = obs.phase
     mine = legal.get(decision, set()) if decision is not None else set()
-    if game == "quinto":
-        if phase == "doubling" and decision is not None:
-            return [ChoiceView(action_label(a), a, a in mine) for a in DOUBLING]
-        return []
+    if phase == "doubling" and decision is not None:
+        return [ChoiceView(action_label(a), a, a in mine) for a in DOUBLING]
     if phase == "auction" and decision is not None:
         low = max(30, (obs.high_bid or 0) + 2)
         amount = min(max(wanted if wanted is not None else low, 30), 120)
@@ -381,7 +389,7 @@ def _choices(
             ChoiceView(action_label(m), m, m in mine),
             ChoiceView("Decline", DECLINE, DECLINE in mine),
         ]
-    if phase == "play" and obs.quintus is not None and person != obs.quintus:
+    if _may_signal(game, obs, person):
         sig = legal.get(person, set())
         return [ChoiceView(action_label(a), a, a in sig) for a in SIGNALS]
     return []
@@ -398,7 +406,7 @@ def _prompt(table: Any, obs: Any, decision: int | None, person: int, names: list
         turn = obs.current_player
         who = names[turn]
         extra = ""
-        if game == "quintus" and phase == "play" and obs.quintus != person:
+        if _may_signal(game, obs, person):
             extra = "  You may signal (1-3) before you play to this trick."
         return f"Waiting for {who}…{extra}"
     you = "You" if decision == person else f"You, for the {names[decision]},"
@@ -420,16 +428,23 @@ def _prompt(table: Any, obs: Any, decision: int | None, person: int, names: list
         )
         return f"{you} won a trick holding a {what}: meld it or decline (1-2, Enter)."
     lead = "lead" if not obs.trick else "play"
-    sig = "  1-3 signal." if game == "quintus" and obs.quintus != person else ""
+    sig = "  1-3 signal." if _may_signal(game, obs, person) else ""
     return f"{you} {lead} to trick {obs.tricks_played + 1}: letter or ←/→, then Enter.{sig}"
+
+
+def _may_signal(game: str, obs: Any, person: int) -> bool:
+    """Return whether the person's seat may signal in this phase (a Quintus defender)."""
+    return (
+        "signal" in find_game(game).action_kinds
+        and obs.phase == "play"
+        and getattr(obs, "quintus", None) not in (None, person)
+    )
 
 
 def _info(
     table: Any, obs: Any, events: list[Event], tricks: list[TrickView]
 ) -> tuple[Text, tuple[int, ...]]:
-    if table.game == "quinto":
-        return _quinto_info(table, obs, events)
-    return _quintus_info(table, obs, tricks)
+    return _INFOS[type(table.match)](table, obs, events, tricks)
 
 
 def _row(label: str, a: object, b: object, style: str = "") -> Text:
@@ -541,3 +556,14 @@ def describe_action(game: str, a: Action) -> Text:
 def bid_of(action: Action) -> int | None:
     """Return the amount of a bid action, else None."""
     return bid_amount(action) if action_type(action) == "bid" else None
+
+
+#: Each game's title line and score panel, by its match class.
+_TITLES: Final[dict[type, Callable[[Any, Any], str]]] = {
+    QuintoMatch: _quinto_title,
+    QuintusMatch: _quintus_title,
+}
+_INFOS: Final[dict[type, Callable[..., tuple[Text, tuple[int, ...]]]]] = {
+    QuintoMatch: lambda table, obs, events, tricks: _quinto_info(table, obs, events),
+    QuintusMatch: lambda table, obs, events, tricks: _quintus_info(table, obs, tricks),
+}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -26,7 +26,9 @@ from quintet.actions import Action, bid_amount, is_bid, is_play, is_signal
 from quintet.cards import Card
 from quintet.errors import IllegalActionError, InvalidActionError, InvalidOptionError
 from quintet.games import find_game
+from quintet.quinto import QuintoState
 from quintet.quinto.rules import SIDE_NAMES
+from quintet.quintus import QuintusState
 from quintet.record import Record, dumps
 from quintet.sheets import hand_summary, sheet
 from quintet.table import Table
@@ -859,89 +861,7 @@ class PlayApp(App[None]):
         """Return the end-of-hand summary (the match's result when it is over)."""
         state = self.table.state
         obs = state.observation(self.person)
-        out = Text()
-        if self.table.game == "quinto":
-            s = hand_summary(state)
-            m = obs.multiplier
-            dbl = {1: "not doubled", 2: "doubled", 4: "redoubled"}[m]
-            out.append(f"Dealer {seat_label('quinto', obs.dealer)} · {dbl}\n\n")
-            out.append(f"{'':<20}{SIDE_NAMES[0]:>8}{SIDE_NAMES[1]:>8}\n", style="bold")
-            q, tp, won = s["quints"], s["tricks"], s["won"]
-            out.append(f"{'Quints':<20}{q[0]:>8}{q[1]:>8}\n")
-            if tp != (0, 0):
-                label = f"Tricks {won[0]}-{won[1]} at {5 * m}"
-                out.append(f"{label:<20}{tp[0]:>8}{tp[1]:>8}\n")
-            else:
-                out.append("Tricks not counted: the game ended on a quint\n")
-            hp = (obs.score[0] - obs.start_score[0], obs.score[1] - obs.start_score[1])
-            out.append(f"{'This hand':<20}{hp[0]:>8}{hp[1]:>8}\n")
-            out.append(f"{'Game score':<20}{obs.score[0]:>8}{obs.score[1]:>8}\n", style="bold")
-            if obs.cachette is not None:
-                out.append("Cachette: ")
-                out.append_text(cards_text(obs.cachette))
-                out.append("\n")
-            if obs.game_winner is not None:
-                w = obs.game_winner
-                out.append(
-                    f"\nGame to {SIDE_NAMES[w]}, {obs.score[w]} to {obs.score[1 - w]}.\n",
-                    style="bold green",
-                )
-            elif state.tied:
-                out.append("\nA tie at or past the target: another hand is played.\n")
-            else:
-                out.append(f"\nThe game goes on: first side to {obs.target}.\n")
-            match: Any = self.table.match
-            if obs.lone_seat is None:
-                won_games = match.games_won()
-                out.append(
-                    f"Games won: {SIDE_NAMES[0]} {won_games[0]}, {SIDE_NAMES[1]} {won_games[1]}\n"
-                )
-                rs = match.rubber_score()
-                w = match.winner()
-                if rs is not None and w is not None:
-                    out.append(
-                        f"Rubber to {SIDE_NAMES[w]} (+{match.rules.rubber_bonus}): "
-                        f"{SIDE_NAMES[0]} {rs[0]}, {SIDE_NAMES[1]} {rs[1]}\n",
-                        style="bold green",
-                    )
-            return out
-        if obs.void:
-            out.append("All five passed: the hand is void, and the same dealer deals again.\n")
-            return out
-        q = obs.quintus
-        out.append(f"Dealer Seat {obs.dealer} · quintus Seat {q} · trump ")
-        out.append_text(trump_label(obs.trump))
-        if obs.nil and obs.nil != "none":
-            failed = state.nil_failed
-            out.append(f" · {obs.nil} nil {'failed' if failed else 'made'}")
-        out.append("\n")
-        if obs.contract is not None:
-            made = state.made()
-            out.append(
-                f"Contract {obs.contract} {'made' if made else 'failed'}\n",
-                style="bold green" if made else "bold red",
-            )
-        qp, ta, tb = obs.points
-        a = ((q + 1) % 5, (q + 3) % 5)
-        b = ((q + 2) % 5, (q + 4) % 5)
-        out.append(
-            f"Card points: quintus {qp} · Seats {a[0]} and {a[1]} {ta}"
-            f" · Seats {b[0]} and {b[1]} {tb}\n\n"
-        )
-        head = "".join(f"{'Seat ' + str(s):>9}" for s in range(5))
-        out.append(f"{'':<12}{head}\n", style="bold")
-        out.append(f"{'This hand':<12}" + "".join(f"{x:>9}" for x in state.scores()) + "\n")
-        match = self.table.match
-        totals = match.totals()
-        out.append(f"{'Totals':<12}" + "".join(f"{x:>9}" for x in totals) + "\n", style="bold")
-        out.append(f"\n{match.hands_played()} of {match.rules.hands} hands played.\n")
-        if match.is_over():
-            best = match.winners()
-            out.append(
-                "Session won by " + " and ".join(f"Seat {s}" for s in best) + "\n",
-                style="bold green",
-            )
-        return out
+        return _SUMMARIES[type(state)](self.table, state, obs)
 
     def show_sheet(self, then_summary: bool = False) -> None:
         """Show the score sheet (the Quinto rubber sheet or the Quintus ledger)."""
@@ -1035,3 +955,99 @@ def run_play(
 ) -> None:
     """Run the table in the terminal until the person quits."""
     PlayApp(table, person, pace=pace, hint_level=hint_level, save_path=save_path).run()
+
+
+def _quinto_summary(table: Table, state: Any, obs: Any) -> Text:
+    """Return a Quinto hand's summary: quints, tricks, the score, the game and rubber."""
+    out = Text()
+    s = hand_summary(state)
+    m = obs.multiplier
+    dbl = {1: "not doubled", 2: "doubled", 4: "redoubled"}[m]
+    out.append(f"Dealer {seat_label('quinto', obs.dealer)} · {dbl}\n\n")
+    out.append(f"{'':<20}{SIDE_NAMES[0]:>8}{SIDE_NAMES[1]:>8}\n", style="bold")
+    q, tp, won = s["quints"], s["tricks"], s["won"]
+    out.append(f"{'Quints':<20}{q[0]:>8}{q[1]:>8}\n")
+    if tp != (0, 0):
+        label = f"Tricks {won[0]}-{won[1]} at {5 * m}"
+        out.append(f"{label:<20}{tp[0]:>8}{tp[1]:>8}\n")
+    else:
+        out.append("Tricks not counted: the game ended on a quint\n")
+    hp = (obs.score[0] - obs.start_score[0], obs.score[1] - obs.start_score[1])
+    out.append(f"{'This hand':<20}{hp[0]:>8}{hp[1]:>8}\n")
+    out.append(f"{'Game score':<20}{obs.score[0]:>8}{obs.score[1]:>8}\n", style="bold")
+    if obs.cachette is not None:
+        out.append("Cachette: ")
+        out.append_text(cards_text(obs.cachette))
+        out.append("\n")
+    if obs.game_winner is not None:
+        w = obs.game_winner
+        out.append(
+            f"\nGame to {SIDE_NAMES[w]}, {obs.score[w]} to {obs.score[1 - w]}.\n",
+            style="bold green",
+        )
+    elif state.tied:
+        out.append("\nA tie at or past the target: another hand is played.\n")
+    else:
+        out.append(f"\nThe game goes on: first side to {obs.target}.\n")
+    match: Any = table.match
+    if obs.lone_seat is None:
+        won_games = match.games_won()
+        out.append(f"Games won: {SIDE_NAMES[0]} {won_games[0]}, {SIDE_NAMES[1]} {won_games[1]}\n")
+        rs = match.rubber_score()
+        w = match.winner()
+        if rs is not None and w is not None:
+            out.append(
+                f"Rubber to {SIDE_NAMES[w]} (+{match.rules.rubber_bonus}): "
+                f"{SIDE_NAMES[0]} {rs[0]}, {SIDE_NAMES[1]} {rs[1]}\n",
+                style="bold green",
+            )
+    return out
+
+
+def _quintus_summary(table: Table, state: Any, obs: Any) -> Text:
+    """Return a Quintus hand's summary: the contract, card points, scores and totals."""
+    out = Text()
+    if obs.void:
+        out.append("All five passed: the hand is void, and the same dealer deals again.\n")
+        return out
+    q = obs.quintus
+    out.append(f"Dealer Seat {obs.dealer} · quintus Seat {q} · trump ")
+    out.append_text(trump_label(obs.trump))
+    if obs.nil and obs.nil != "none":
+        failed = state.nil_failed
+        out.append(f" · {obs.nil} nil {'failed' if failed else 'made'}")
+    out.append("\n")
+    if obs.contract is not None:
+        made = state.made()
+        out.append(
+            f"Contract {obs.contract} {'made' if made else 'failed'}\n",
+            style="bold green" if made else "bold red",
+        )
+    qp, ta, tb = obs.points
+    a = ((q + 1) % 5, (q + 3) % 5)
+    b = ((q + 2) % 5, (q + 4) % 5)
+    out.append(
+        f"Card points: quintus {qp} · Seats {a[0]} and {a[1]} {ta}"
+        f" · Seats {b[0]} and {b[1]} {tb}\n\n"
+    )
+    head = "".join(f"{'Seat ' + str(s):>9}" for s in range(5))
+    out.append(f"{'':<12}{head}\n", style="bold")
+    out.append(f"{'This hand':<12}" + "".join(f"{x:>9}" for x in state.scores()) + "\n")
+    match: Any = table.match
+    totals = match.totals()
+    out.append(f"{'Totals':<12}" + "".join(f"{x:>9}" for x in totals) + "\n", style="bold")
+    out.append(f"\n{match.hands_played()} of {match.rules.hands} hands played.\n")
+    if match.is_over():
+        best = match.winners()
+        out.append(
+            "Session won by " + " and ".join(f"Seat {s}" for s in best) + "\n",
+            style="bold green",
+        )
+    return out
+
+
+#: Each game's end-of-hand summary, by its state class.
+_SUMMARIES: Final[dict[type, Callable[[Table, Any, Any], Text]]] = {
+    QuintoState: _quinto_summary,
+    QuintusState: _quintus_summary,
+}

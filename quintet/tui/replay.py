@@ -11,8 +11,9 @@ a node limit; a position the solver gives up on reads "not solved".
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -25,7 +26,9 @@ from textual.widgets import Footer, Header, Static
 from quintet.actions import Action, is_play
 from quintet.game import Event
 from quintet.games import find_game, game_of
+from quintet.quinto import QuintoState
 from quintet.quinto.rules import SIDE_NAMES
+from quintet.quintus import QuintusState
 from quintet.record import Record, replay
 from quintet.sheets import sheet
 from quintet.solver import SolverLimitError
@@ -265,7 +268,7 @@ class ReplayApp(App[None]):
                 hands.append(" ")
             hands.append("\n")
         cachette = getattr(st, "cachette", None)
-        if game == "quinto" and cachette:
+        if cachette:
             taken = st.cachette_side is not None
             hands.append(f"  {'Cachette':<14}", style="dim")
             hands.append_text(cards_text(cachette))
@@ -303,24 +306,7 @@ class ReplayApp(App[None]):
         return out
 
     def _info_text(self, st: Any) -> Text:
-        obs = st.observation(0)
-        out = Text()
-        if st.game == "quinto":
-            a, b = obs.score
-            out.append(f"Score {SIDE_NAMES[0]} {a}  {SIDE_NAMES[1]} {b}  (target {obs.target})")
-            out.append(f" · tricks {obs.tricks_won[0]}-{obs.tricks_won[1]}")
-            m = obs.multiplier
-            out.append(" · not doubled" if m == 1 else f" · tricks ×{m}")
-            return out
-        out.append(f"Quintus {obs.quintus if obs.quintus is not None else '?'} · trump ")
-        out.append_text(trump_label(obs.trump))
-        if obs.nil is not None:
-            out.append(f" · nil {obs.nil}")
-        if obs.contract is not None:
-            out.append(f" · contract {obs.contract}")
-        qp, ta, tb = obs.points
-        out.append(f"\nCard points: quintus {qp} · teams {ta} and {tb}")
-        return out
+        return _INFO_LINES[type(st)](st.observation(0))
 
     def _moves_lines(self, st: Any, hist: list[tuple[int, Action]], names: list[str]) -> list[Text]:
         events = [e for e in self.finals[self.hand].events() if e.kind != "action"]
@@ -447,3 +433,33 @@ def _cost(st: Any, seat: int, card: Action, values: dict[Action, int]) -> int:
 
 def _action_line(game: str, seat: int, a: Action, names: list[str]) -> Text:
     return event_line(game, Event("action", seat, a), names)
+
+
+def _quinto_info_line(obs: Any) -> Text:
+    out = Text()
+    a, b = obs.score
+    out.append(f"Score {SIDE_NAMES[0]} {a}  {SIDE_NAMES[1]} {b}  (target {obs.target})")
+    out.append(f" · tricks {obs.tricks_won[0]}-{obs.tricks_won[1]}")
+    m = obs.multiplier
+    out.append(" · not doubled" if m == 1 else f" · tricks ×{m}")
+    return out
+
+
+def _quintus_info_line(obs: Any) -> Text:
+    out = Text()
+    out.append(f"Quintus {obs.quintus if obs.quintus is not None else '?'} · trump ")
+    out.append_text(trump_label(obs.trump))
+    if obs.nil is not None:
+        out.append(f" · nil {obs.nil}")
+    if obs.contract is not None:
+        out.append(f" · contract {obs.contract}")
+    qp, ta, tb = obs.points
+    out.append(f"\nCard points: quintus {qp} · teams {ta} and {tb}")
+    return out
+
+
+#: Each game's line of the hand's public facts, by its state class.
+_INFO_LINES: Final[dict[type, Callable[[Any], Text]]] = {
+    QuintoState: _quinto_info_line,
+    QuintusState: _quintus_info_line,
+}
