@@ -32,6 +32,15 @@ COVERED: tuple[str, ...] = (
     "bench/integrations.py",
     "bench/ladder.py",
     "bench/vs_openspiel.py",
+    "quintet.record",
+    "quintet.table",
+    "quintet.analysis",
+    "quintet.solver",
+    "quintet.bots",
+    "quintet.cli",
+    "quintet.server",
+    "quintet.tui",
+    "quintet.sheets",
 )
 
 #: Every game's name.

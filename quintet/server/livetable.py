@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from quintet.actions import MELD_COURT, MELD_STRAIGHT, Action, action_str, action_to_json
 from quintet.game import Observation
 from quintet.games import find_game
-from quintet.quinto import QuintoMatch
 from quintet.record import Record, record_from_match, score
 from quintet.server import db, views
 from quintet.server.conn import Conn
@@ -360,10 +359,7 @@ class LiveTable:
         )
         if key != self._sheet_key or self._sheet is None:
             self._sheet_key = key
-            if isinstance(match, QuintoMatch):
-                self._sheet = views.quinto_sheet(match, self._sheet_rows)
-            else:
-                self._sheet = views.quintus_ledger(match)
+            self._sheet = views.sheet_json(match, self._sheet_rows)
             self.sheet_version += 1
         return self._sheet
 

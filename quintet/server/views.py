@@ -9,16 +9,16 @@ played cards, the cachette once taken, and (once the hand is over) the deal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Final
 
 from quintet.actions import action_str, action_to_json, is_play
 from quintet.cards import CardMask, card_str, mask_cards
 from quintet.game import Event, Observation
 from quintet.games import find_game
-from quintet.quinto import QuintoMatch, QuintoState
+from quintet.quinto import QuintoMatch, QuintoObservation, QuintoState
 from quintet.quinto.rules import SEAT_NAMES, SIDE_NAMES
-from quintet.quintus import QuintusMatch, QuintusState
+from quintet.quintus import QuintusMatch, QuintusObservation, QuintusState
 from quintet.sheets import hand_summary
 
 JSON = dict[str, Any]
@@ -54,39 +54,42 @@ def hand_json(obs: Observation, hands: Sequence[CardMask | None], number: int) -
         "trick": [{"seat": s, "card": card_str(c)} for s, c in getattr(obs, "trick", ())],
         "tricks_played": getattr(obs, "tricks_played", 0),
     }
-    if obs.game == "quinto":
-        lone = getattr(obs, "lone_seat", None)
-        out.update(
-            {
-                "lone_seat": lone,
-                "dummy_seat": find_game(obs.game).dummy_of(lone),
-                "multiplier": getattr(obs, "multiplier", 1),
-                "doubled_by": getattr(obs, "doubled_by", None),
-                "tricks_won": list(getattr(obs, "tricks_won", (0, 0))),
-                "score": list(getattr(obs, "score", (0, 0))),
-                "start_score": list(getattr(obs, "start_score", (0, 0))),
-                "target": getattr(obs, "target", 250),
-                "cachette": cards_json(getattr(obs, "cachette", None)),
-                "game_winner": getattr(obs, "game_winner", None),
-            }
-        )
-    else:
-        out.update(
-            {
-                "quintus": getattr(obs, "quintus", None),
-                "contract": getattr(obs, "contract", None),
-                "high_bid": getattr(obs, "high_bid", None),
-                "passed": list(getattr(obs, "passed", ())),
-                "trump": getattr(obs, "trump", None),
-                "nil": getattr(obs, "nil", None),
-                "signals": [{"seat": s, "signal": n} for s, n in getattr(obs, "signals", ())],
-                "meld": getattr(obs, "meld", None),
-                "points": list(getattr(obs, "points", (0, 0, 0))),
-                "taken": [len(mask_cards(m)) for m in getattr(obs, "taken", ())],
-                "void": getattr(obs, "void", False),
-            }
-        )
+    out.update(_HAND_PARTS[type(obs)](obs))
     return out
+
+
+def _quinto_hand(obs: Any) -> JSON:
+    """Return Quinto's public fields of the hand in play."""
+    lone = getattr(obs, "lone_seat", None)
+    return {
+        "lone_seat": lone,
+        "dummy_seat": find_game(obs.game).dummy_of(lone),
+        "multiplier": getattr(obs, "multiplier", 1),
+        "doubled_by": getattr(obs, "doubled_by", None),
+        "tricks_won": list(getattr(obs, "tricks_won", (0, 0))),
+        "score": list(getattr(obs, "score", (0, 0))),
+        "start_score": list(getattr(obs, "start_score", (0, 0))),
+        "target": getattr(obs, "target", 250),
+        "cachette": cards_json(getattr(obs, "cachette", None)),
+        "game_winner": getattr(obs, "game_winner", None),
+    }
+
+
+def _quintus_hand(obs: Any) -> JSON:
+    """Return Quintus's public fields of the hand in play."""
+    return {
+        "quintus": getattr(obs, "quintus", None),
+        "contract": getattr(obs, "contract", None),
+        "high_bid": getattr(obs, "high_bid", None),
+        "passed": list(getattr(obs, "passed", ())),
+        "trump": getattr(obs, "trump", None),
+        "nil": getattr(obs, "nil", None),
+        "signals": [{"seat": s, "signal": n} for s, n in getattr(obs, "signals", ())],
+        "meld": getattr(obs, "meld", None),
+        "points": list(getattr(obs, "points", (0, 0, 0))),
+        "taken": [len(mask_cards(m)) for m in getattr(obs, "taken", ())],
+        "void": getattr(obs, "void", False),
+    }
 
 
 def public_hands(observations: Sequence[Observation]) -> list[CardMask | None]:
@@ -238,40 +241,65 @@ def hand_result(state: Any) -> JSON:
     """
     deal: JSON = {"hands": [cards_json(m) for m in state.initial_hands()]}
     out: JSON = {"deal": deal, "dealer": state.dealer}
-    if isinstance(state, QuintoState):
-        deal["cachette"] = cards_json(state.initial_cachette())
-        s = hand_summary(state)
-        out.update(
-            {
-                "multiplier": state.multiplier,
-                "quints": list(s["quints"]),
-                "tricks": list(s["tricks"]),
-                "won": list(s["won"]),
-                "hand_points": list(state.hand_points()),
-                "score": list(state.score),
-                "game_winner": state.game_winner,
-                "tied": state.tied,
-                "cachette_side": state.cachette_side,
-            }
-        )
-    else:
-        assert isinstance(state, QuintusState)
-        out.update(
-            {
-                "void": state.void,
-                "quintus": state.quintus if state.quintus >= 0 else None,
-                "contract": state.contract,
-                "trump": state.trump_name(),
-                "nil": state.nil_name(),
-                "nil_failed": state.nil_failed,
-                "points": list(state.points()) if state.quintus >= 0 else None,
-                "made": state.made(),
-                "scores": state.scores(),
-            }
-        )
+    out.update(_RESULT_PARTS[type(state)](state, deal))
     return out
+
+
+def _quinto_result(state: Any, deal: JSON) -> JSON:
+    """Return a finished Quinto hand's result (and put its cachette in the deal)."""
+    deal["cachette"] = cards_json(state.initial_cachette())
+    s = hand_summary(state)
+    return {
+        "multiplier": state.multiplier,
+        "quints": list(s["quints"]),
+        "tricks": list(s["tricks"]),
+        "won": list(s["won"]),
+        "hand_points": list(state.hand_points()),
+        "score": list(state.score),
+        "game_winner": state.game_winner,
+        "tied": state.tied,
+        "cachette_side": state.cachette_side,
+    }
+
+
+def _quintus_result(state: Any, deal: JSON) -> JSON:
+    """Return a finished Quintus hand's result."""
+    return {
+        "void": state.void,
+        "quintus": state.quintus if state.quintus >= 0 else None,
+        "contract": state.contract,
+        "trump": state.trump_name(),
+        "nil": state.nil_name(),
+        "nil_failed": state.nil_failed,
+        "points": list(state.points()) if state.quintus >= 0 else None,
+        "made": state.made(),
+        "scores": state.scores(),
+    }
 
 
 def action_text(seat: int, action: int) -> JSON:
     """Return ``{"action": {...}, "text": "AS"}`` for a hint or a log line."""
     return {"action": action_to_json(action, seat), "text": action_str(action)}
+
+
+#: Each game's own fields of the hand in play (by observation class) and of a finished
+#: hand's result (by state class).
+_HAND_PARTS: Final[dict[type, Callable[[Any], JSON]]] = {
+    QuintoObservation: _quinto_hand,
+    QuintusObservation: _quintus_hand,
+}
+_RESULT_PARTS: Final[dict[type, Callable[[Any, JSON], JSON]]] = {
+    QuintoState: _quinto_result,
+    QuintusState: _quintus_result,
+}
+
+
+def sheet_json(match: QuintoMatch | QuintusMatch, rows: list[JSON]) -> JSON:
+    """Return the match's score sheet as JSON, its game's kind (``rows``: Quinto's cache)."""
+    return _SHEETS[type(match)](match, rows)
+
+
+_SHEETS: Final[dict[type, Callable[[Any, list[JSON]], JSON]]] = {
+    QuintoMatch: quinto_sheet,
+    QuintusMatch: lambda match, rows: quintus_ledger(match),
+}
