@@ -303,7 +303,7 @@ def arena_cmd(
     (Quinto) games and rubbers won in --rubbers duplicate rubbers. The same --seed gives
     the same results whatever --jobs is, and with --backend ray. A bot may be an external
     program speaking the bot protocol: "cmd:node examples/quintet-bot.js" (see
-    docs/bot-protocol.md). See quintet/arena.py.
+    docs/bot-protocol.md). See quintet/arena/.
     """
     from quintet import arena
     from quintet.errors import InvalidOptionError

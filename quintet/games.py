@@ -57,7 +57,8 @@ class OptionInfo:
 
     ``kind`` is ``int``, ``bool`` or ``choice``; ``minimum`` bounds an ``int``,
     ``choices`` lists a ``choice``'s values; ``variants`` are the variants it applies
-    to (empty: every variant).
+    to (empty: every variant); ``scope`` is ``hand`` (it changes how a hand is played
+    or scored) or ``match`` (only the match around the hands: a bonus, a length).
     """
 
     name: str
@@ -67,6 +68,7 @@ class OptionInfo:
     minimum: int | None = None
     choices: tuple[str, ...] = ()
     variants: tuple[str, ...] = ()
+    scope: str = "hand"
 
     def to_json(self) -> dict[str, Any]:
         """Return the option as the browser and ``/api/info`` see it."""
@@ -75,6 +77,7 @@ class OptionInfo:
             "kind": self.kind,
             "default": self.default,
             "help": self.help,
+            "scope": self.scope,
         }
         if self.minimum is not None:
             out["minimum"] = self.minimum
@@ -130,6 +133,8 @@ class GameInfo:
     #: Actions are numbered 0..num_actions-1 (quintet.actions's shared numbering).
     num_actions: int
     seat_labels: tuple[str, ...]
+    #: Short seat names (``N``, ``3``), as information-state strings write them.
+    seat_codes: tuple[str, ...]
     variants: Mapping[str, VariantInfo]
     options: tuple[OptionInfo, ...]
     sides: str
@@ -308,6 +313,7 @@ QUINTO: Final = GameInfo(
     action_kinds=QuintoState.ACTION_KINDS,
     num_actions=REDOUBLE + 1,
     seat_labels=QUINTO_SEAT_NAMES,
+    seat_codes=tuple(name[0] for name in QUINTO_SEAT_NAMES),
     variants={
         "partnership": VariantInfo(
             "partnership",
@@ -340,6 +346,7 @@ QUINTO: Final = GameInfo(
             "bonus for winning a rubber",
             minimum=0,
             variants=("partnership",),
+            scope="match",
         ),
         OptionInfo(
             "dummy_handicap",
@@ -348,6 +355,7 @@ QUINTO: Final = GameInfo(
             "the lone player's opponents start with it",
             minimum=0,
             variants=("dummy",),
+            scope="match",
         ),
         OptionInfo(
             "joker_eleventh_trick",
@@ -388,6 +396,7 @@ QUINTUS: Final = GameInfo(
     action_kinds=QuintusState.ACTION_KINDS,
     num_actions=NUM_ACTIONS,
     seat_labels=tuple(f"seat {s}" for s in range(5)),
+    seat_codes=tuple(str(s) for s in range(5)),
     variants={
         "base": VariantInfo(
             "base",
@@ -412,7 +421,7 @@ QUINTUS: Final = GameInfo(
             max_actions=_NUM_BIDS + 5 + 2 + 40 + 8,
         ),
     },
-    options=(OptionInfo("hands", "int", 5, "hands in a session", minimum=1),),
+    options=(OptionInfo("hands", "int", 5, "hands in a session", minimum=1, scope="match"),),
     sides="quintus",
     partnerships=None,
     rules_class=QuintusRules,

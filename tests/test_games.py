@@ -70,3 +70,37 @@ def test_variants_and_the_browsers_description() -> None:
         j = info.to_json()
         assert j["seats"] == info.num_seats and j["variants"] == list(info.variant_names)
         assert set(j["options"]) == {o.name for o in info.options}
+
+
+#: Every table of per-game code above the engines: (module, name, what its keys are).
+PER_GAME_TABLES = [
+    ("quintet.sheets", "_SHEETS", "match_class"),
+    ("quintet.server.views", "_HAND_PARTS", "observation"),
+    ("quintet.server.views", "_RESULT_PARTS", "state_class"),
+    ("quintet.server.views", "_SHEETS", "match_class"),
+    ("quintet.tui.model", "_TITLES", "match_class"),
+    ("quintet.tui.model", "_INFOS", "match_class"),
+    ("quintet.tui.replay", "_INFO_LINES", "state_class"),
+    ("quintet.tui.play", "_SUMMARIES", "state_class"),
+    ("quintet.arena.seating", "ROLES", "state_class"),
+    ("quintet.botproto.messages", "_GAME_PARTS", "state_class"),
+    ("quintet.integrations.layouts", "LAYOUTS", "state_class"),
+    ("quintet.integrations.spec", "_HANDS", "state_class"),
+    ("quintet.bots.heuristic", "_ACTS", "name"),
+]
+
+
+@pytest.mark.parametrize(("module", "name", "key"), PER_GAME_TABLES)
+def test_every_per_game_table_has_every_game(module: str, name: str, key: str) -> None:
+    """A new game (or a new table) cannot leave a layer without its part."""
+    import importlib
+
+    table = getattr(importlib.import_module(module), name)
+    for info in games():
+        if key == "observation":
+            want: object = type(info.deal(info.rules(), 0, random.Random(0)).observation(0))
+        elif key == "name":
+            want = info.name
+        else:
+            want = getattr(info, key)
+        assert want in table, f"{module}.{name} has nothing for {info.name}"

@@ -21,7 +21,7 @@ from typing import Any, Final
 from quintet.actions import NUM_ACTIONS, Action, action_str
 from quintet.cards import JOKER, CardMask
 from quintet.errors import InvalidOptionError
-from quintet.games import GameInfo, find_game
+from quintet.games import GAMES, GameInfo, find_game
 from quintet.quinto import QuintoRules, QuintoState
 from quintet.quinto import random_deal as quinto_deal
 from quintet.quintus import QuintusRules, QuintusState
@@ -31,20 +31,15 @@ _TEXT: Final = tuple(action_str(a) for a in range(NUM_ACTIONS))
 
 #: Options of a whole match, not of one hand (they never reach an adapter).
 #: Wanted from quintet.games: ``OptionInfo.scope`` ("hand" or "match").
-_MATCH_OPTIONS: Final = frozenset({"rubber_bonus", "dummy_handicap", "hands"})
+#: The options of the match around the hands (a hand's game is the same without them).
+_MATCH_OPTIONS: Final = frozenset(
+    o.name for info in GAMES.values() for o in info.options if o.scope == "match"
+)
 
 
 def seat_codes(info: GameInfo) -> tuple[str, ...]:
-    """Return the short seat names of information-state strings: ``N E S W``, ``0 .. 4``.
-
-    A seat labelled by a word is its initial ("North": ``N``), one labelled by a number
-    that number ("seat 3": ``3``). Wanted from quintet.games: ``GameInfo.seat_codes``.
-    """
-    out = []
-    for label in info.seat_labels:
-        last = label.split()[-1]
-        out.append(last if last.isdigit() else label[0])
-    return tuple(out)
+    """Return the short seat names of information-state strings: ``N E S W``, ``0 .. 4``."""
+    return info.seat_codes
 
 
 def _score_options(info: GameInfo) -> tuple[str, ...]:
