@@ -56,6 +56,21 @@ class Event:
     text: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class IllegalReason:
+    """Why an action is not allowed: the words, and the cards of a hand they name.
+
+    ``shows`` is every card the text names from a hand (``holds 2S 9S``), so that an
+    interface can tell whether the words are fit for a player who may not see that hand.
+    """
+
+    text: str
+    shows: CardMask = 0
+
+    def __str__(self) -> str:
+        return self.text
+
+
 @dataclass(frozen=True)
 class Observation:
     """What one player may see: equality-comparable, hashable, printable.

@@ -196,14 +196,23 @@ class GameInfo:
         return self.rules_class.from_options(self.variant(variant).name, options)
 
     def deal(
-        self, rules: QuintoRules | QuintusRules, dealer: int, rng: random.Random
+        self,
+        rules: QuintoRules | QuintusRules,
+        dealer: int,
+        rng: random.Random,
+        lone_seat: int | None = None,
     ) -> QuintoState | QuintusState:
         """Return a hand of this game dealt at random by ``dealer`` under ``rules``.
+
+        In a lone-seat variant ``lone_seat`` (default: the dealer) plays alone.
 
         Raises:
             InvalidOptionError: ``rules`` are another game's.
         """
         if isinstance(rules, QuintoRules) and self.state_class is QuintoState:
+            if self.variant(rules.variant).lone_seat:
+                lone = dealer if lone_seat is None else lone_seat
+                return QuintoState.deal(rules, dealer, rng, lone_seat=lone)
             return QuintoState.deal(rules, dealer, rng)
         if isinstance(rules, QuintusRules) and self.state_class is QuintusState:
             return QuintusState.deal(rules, dealer, rng)

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Self
 from quintet.actions import Action, action_type, is_play, parse_action
 from quintet.cards import CardMask
 from quintet.errors import IllegalActionError, InvalidActionError
+from quintet.game import IllegalReason
 from quintet.sampling import deal_constrained
 
 
@@ -74,8 +75,17 @@ class HandState:
     def is_terminal(self) -> bool:  # pragma: no cover
         raise NotImplementedError
 
-    def why_illegal(self, a: Action, seat: int) -> str:  # pragma: no cover
+    def _illegal(self, a: Action, seat: int) -> str | IllegalReason:  # pragma: no cover
         raise NotImplementedError
+
+    def illegal_reason(self, a: Action, seat: int) -> IllegalReason:
+        """Return why ``seat`` may not take action ``a`` now, with the hand cards it names."""
+        why = self._illegal(a, seat)
+        return why if isinstance(why, IllegalReason) else IllegalReason(why)
+
+    def why_illegal(self, a: Action, seat: int) -> str:
+        """Return why ``seat`` may not take action ``a`` now (for error messages)."""
+        return self.illegal_reason(a, seat).text
 
     def parse(self, action: Action | str) -> Action:
         """Return the action number of ``action`` (number or text) if this game has it.

@@ -280,7 +280,7 @@ def _make_n(target: str, tmp_path: Path) -> str:
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
     proc = subprocess.run(
-        ["make", "-n", target, f"VENV={tmp_path / 'venv'}"],
+        ["make", "--no-print-directory", "-n", target, f"VENV={tmp_path / 'venv'}"],
         cwd=ROOT,
         capture_output=True,
         text=True,

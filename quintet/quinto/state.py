@@ -46,7 +46,7 @@ from quintet.cards import (
     mask_cards,
     suit_cards,
 )
-from quintet.game import TERMINAL, Event, Observation
+from quintet.game import TERMINAL, Event, IllegalReason, Observation
 from quintet.hand import HandState
 from quintet.quinto.rules import (
     HAND_SIZE,
@@ -562,8 +562,8 @@ class QuintoState(HandState):
 
     # ---------------------------------------------------------- checked input
 
-    def why_illegal(self, a: Action, seat: int) -> str:
-        """Return why ``seat`` may not take action ``a`` now (for error messages)."""
+    def _illegal(self, a: Action, seat: int) -> str | IllegalReason:
+        """Return why ``seat`` may not take action ``a`` now (see ``illegal_reason``)."""
         who = seat_name(seat)
         if self.phase == OVER:
             if self._winner >= 0:
@@ -591,13 +591,18 @@ class QuintoState(HandState):
             return f"{who} cannot {action_str(a)}: the doubling round is over"
         hand = self.hands[seat]
         if not hand >> a & 1:
-            return f"{who} does not hold {card_str(a)}; holds {cards_str(hand)}"
+            return IllegalReason(
+                f"{who} does not hold {card_str(a)}; holds {cards_str(hand)}", hand
+            )
         if not self.trick and a == JOKER:
             return f"{who} may not lead the joker while holding other cards"
         if self._led >= 0:
             follow = suit_cards(hand, self._led)
             if follow and a != JOKER and SUIT_OF[a] != self._led:
-                return f"{who} must follow {SUIT_NAMES[self._led]}; holds {cards_str(follow)}"
+                return IllegalReason(
+                    f"{who} must follow {SUIT_NAMES[self._led]}; holds {cards_str(follow)}",
+                    sum(1 << c for c in follow),
+                )
         if self.tricks_played == 10 and self.ctx.j11 and a != JOKER:
             return (
                 f"{who} must play the joker: {card_str(a)} would be the highest card of the "

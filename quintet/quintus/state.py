@@ -57,7 +57,7 @@ from quintet.cards import (
     mask_cards,
     suit_cards,
 )
-from quintet.game import TERMINAL, Event, Observation
+from quintet.game import TERMINAL, Event, IllegalReason, Observation
 from quintet.hand import HandState
 from quintet.quintus.rules import (
     COURT_POINTS,
@@ -607,8 +607,8 @@ class QuintusState(HandState):
 
     # ---------------------------------------------------------- checked input
 
-    def why_illegal(self, a: Action, seat: int) -> str:
-        """Return why ``seat`` may not take action ``a`` now (for error messages)."""
+    def _illegal(self, a: Action, seat: int) -> str | IllegalReason:
+        """Return why ``seat`` may not take action ``a`` now (see ``illegal_reason``)."""
         who = seat_name(seat)
         phase = self.phase
         kind = action_type(a)
@@ -662,14 +662,20 @@ class QuintusState(HandState):
             return f"{card_str(a)} is not in the Quintus pack"
         hand = self.hands[seat]
         if not hand >> a & 1:
-            return f"{who} does not hold {card_str(a)}; holds {cards_str(hand)}"
+            return IllegalReason(
+                f"{who} does not hold {card_str(a)}; holds {cards_str(hand)}", hand
+            )
         if self.trick:
-            follow = suit_cards(hand, self._led)
-            return f"{who} must follow {SUIT_NAMES[self._led]}; holds {cards_str(follow)}"
+            follow = hand & SUIT_MASK[self._led]
+            return IllegalReason(
+                f"{who} must follow {SUIT_NAMES[self._led]}; holds {cards_str(follow)}", follow
+            )
         if self.tricks_played == 0 and seat == self.quintus and self.trump < NT:
-            return (
-                f"the quintus must lead the first trick with a non-trump card; holds "
-                f"{cards_str(hand & ~SUIT_MASK[self.trump])}"
+            others = hand & ~SUIT_MASK[self.trump]
+            return IllegalReason(
+                "the quintus must lead the first trick with a non-trump card; holds "
+                f"{cards_str(others)}",
+                others,
             )
         return f"{who} cannot play {card_str(a)} now"
 

@@ -16,9 +16,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from quintet.actions import Action, action_from_json, parse_action
-from quintet.cards import parse_card
-from quintet.errors import InvalidActionError, QuintetError
-from quintet.game import Observation
+from quintet.errors import InvalidActionError
+from quintet.game import IllegalReason, Observation
 from quintet.server import views
 from quintet.server.conn import Conn
 from quintet.server.db import SeatRow
@@ -328,7 +327,7 @@ class Handlers:
             except InvalidActionError as e:
                 raise ProtocolError("invalid_action", str(e)) from None
             if a not in state.legal_actions(seat):
-                why = scrub(state.why_illegal(a, seat), t.observation(mine))
+                why = fit_for(state.illegal_reason(a, seat), t.observation(mine))
                 if not state.legal_actions(seat):
                     raise ProtocolError("not_your_turn", why)
                 raise ProtocolError("illegal", why)
@@ -449,23 +448,19 @@ def parse_client_action(
     raise ProtocolError("bad_message", "'act' needs an 'action' object or text")
 
 
-def scrub(message: str, obs: Observation) -> str:
-    """Return an engine's message, or a plain one if it names a card the player can't see."""
+def fit_for(reason: IllegalReason, obs: Observation) -> str:
+    """Return an engine's reason in words, or plain words if it shows a card ``obs`` hides.
+
+    The engine says which hand cards its words name (``reason.shows``); a player is
+    told them only if every one is in a hand he may see.
+    """
     visible = 0
     for m in obs.hands:
         if m is not None:
             visible |= m
-    for _, a in obs.history:
-        if a <= 52:
-            visible |= 1 << a
-    for word in message.replace(",", " ").replace(";", " ").replace(":", " ").split():
-        try:
-            c = parse_card(word)
-        except QuintetError:
-            continue
-        if not visible >> c & 1:
-            return "the rules do not allow this action now"
-    return message
+    if reason.shows & ~visible:
+        return "the rules do not allow this action now"
+    return reason.text
 
 
-__all__ = ["Handlers", "parse_client_action", "scrub"]
+__all__ = ["Handlers", "fit_for", "parse_client_action"]

@@ -30,7 +30,7 @@ from quintet.server import db
 from quintet.server.botjobs import decide, warm_up
 from quintet.server.conn import Conn
 from quintet.server.db import SeatRow, Store, TableRow
-from quintet.server.handlers import Handlers, parse_client_action, scrub
+from quintet.server.handlers import Handlers, fit_for, parse_client_action
 from quintet.server.livetable import LiveTable, merge_notices
 from quintet.server.messages import Act, CreateTable, FieldError, Hint, Join, Leave, Next, Replace
 from quintet.server.security import Buckets, count_down, hash_token
@@ -476,8 +476,8 @@ __all__ = [
     "LiveTable",
     "Settings",
     "decide",
+    "fit_for",
     "hash_token",
     "merge_notices",
     "parse_client_action",
-    "scrub",
 ]
