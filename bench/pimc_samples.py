@@ -24,6 +24,7 @@ from typing import Any
 from quintet.actions import PASS
 from quintet.bots import BotView, Budget, HeuristicBot
 from quintet.bots.pimc import NODES_PER_CPU_SECOND, PimcBot
+from quintet.game import Phase
 from quintet.quinto import QuintoRules, QuintoState
 from quintet.quintus import QuintusRules, QuintusState
 from quintet.quintus.state import PLAY as QUINTUS_PLAY
@@ -33,7 +34,7 @@ def opening_lead(game: str, rng: random.Random) -> Any:
     """Return a random deal of ``game`` at its first card."""
     if game == "quinto":
         s: Any = QuintoState.deal(QuintoRules(target=10_000), rng.randrange(4), rng)
-        while s.phase == 0:  # the doubling round
+        while s.phase == Phase.DOUBLING:  # the doubling round
             s.apply_action(PASS)
         return s
     s = QuintusState.deal(QuintusRules(variant="base"), rng.randrange(5), rng)

@@ -26,10 +26,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import IntEnum
 from typing import Protocol, Self, runtime_checkable
 
 from quintet.actions import Action
-from quintet.cards import CardMask
+from quintet.cards import Card, CardMask
 
 TERMINAL = -4
 """``current_player()`` of a finished hand (OpenSpiel's kTerminalPlayerId)."""
@@ -56,6 +57,32 @@ class Event:
     text: str = ""
 
 
+class Phase(IntEnum):
+    """The phases of a hand, one meaning for both games (each game has some of them).
+
+    Quinto: ``DOUBLING``, ``PLAY``, ``OVER``. Quintus: ``AUCTION`` (bidding variant),
+    ``TRUMP``, ``NIL``, ``PLAY``, ``MELD``, ``OVER``. A state's ``phase`` is the member's
+    value; an observation's ``phase`` its :attr:`label`.
+    """
+
+    AUCTION = 0
+    TRUMP = 1
+    NIL = 2
+    PLAY = 3
+    MELD = 4
+    OVER = 5
+    DOUBLING = 6
+
+    @property
+    def label(self) -> str:
+        """The phase as observations and messages name it (``doubling``, ``play``)."""
+        return self.name.lower()
+
+
+#: Each phase's label by its value (what an observation's ``phase`` says).
+PHASE_LABELS: tuple[str, ...] = tuple(p.label for p in Phase)
+
+
 @dataclass(frozen=True, slots=True)
 class IllegalReason:
     """Why an action is not allowed: the words, and the cards of a hand they name.
@@ -78,8 +105,10 @@ class Observation:
     ``hands[s]`` is seat ``s``'s current hand if this player may see it, else
     ``None``; ``hand_sizes`` are public. ``history`` is every public action so far
     as ``(seat, action)``. ``legal_actions`` are this player's legal actions now
-    (for every seat it controls), as ``(seat, action)``. Each game adds its own
-    public fields in a subclass.
+    (for every seat it controls), as ``(seat, action)``. ``phase`` is the hand's
+    :class:`Phase` by its label, ``dealer`` the hand's dealer, ``trick`` the trick in
+    progress as ``(seat, card)`` and ``tricks_played`` the tricks finished. Each game
+    adds its own public fields in a subclass.
     """
 
     game: str
@@ -90,6 +119,10 @@ class Observation:
     history: tuple[tuple[int, Action], ...]
     current_player: int
     legal_actions: tuple[tuple[int, Action], ...]
+    phase: str = ""
+    dealer: int = 0
+    trick: tuple[tuple[int, Card], ...] = ()
+    tricks_played: int = 0
     renderer: Callable[[], str] | None = field(default=None, compare=False, hash=False, repr=False)
 
     @property

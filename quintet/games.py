@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Final
 from quintet.actions import MAX_BID, MIN_BID, NUM_ACTIONS, REDOUBLE
 from quintet.cards import QUINTO_PACK, QUINTUS_PACK, CardMask, mask_cards
 from quintet.errors import InvalidOptionError
+from quintet.game import Phase
 from quintet.quinto import QuintoMatch, QuintoRules, QuintoState
 from quintet.quinto.rules import JOKER_QUINT, SUIT_QUINT, TRICK_VALUE
 from quintet.quinto.rules import SEAT_NAMES as QUINTO_SEAT_NAMES
@@ -130,6 +131,8 @@ class GameInfo:
     #: Cards dealt face down apart (Quinto's cachette), 0 if none.
     cachette_size: int
     action_kinds: frozenset[str]
+    #: The phases a hand of this game goes through, in order.
+    phases: tuple[Phase, ...]
     #: Actions are numbered 0..num_actions-1 (quintet.actions's shared numbering).
     num_actions: int
     seat_labels: tuple[str, ...]
@@ -280,6 +283,7 @@ class GameInfo:
             "title": self.title,
             "seats": self.num_seats,
             "tricks": self.num_tricks,
+            "phases": [p.label for p in self.phases],
             "seat_labels": list(self.seat_labels),
             "variants": list(self.variants),
             "variant_info": {
@@ -320,6 +324,7 @@ QUINTO: Final = GameInfo(
     deck=tuple(mask_cards(QUINTO_PACK)),
     cachette_size=5,
     action_kinds=QuintoState.ACTION_KINDS,
+    phases=(Phase.DOUBLING, Phase.PLAY, Phase.OVER),
     num_actions=REDOUBLE + 1,
     seat_labels=QUINTO_SEAT_NAMES,
     seat_codes=tuple(name[0] for name in QUINTO_SEAT_NAMES),
@@ -403,6 +408,7 @@ QUINTUS: Final = GameInfo(
     deck=tuple(mask_cards(QUINTUS_PACK)),
     cachette_size=0,
     action_kinds=QuintusState.ACTION_KINDS,
+    phases=(Phase.AUCTION, Phase.TRUMP, Phase.NIL, Phase.PLAY, Phase.MELD, Phase.OVER),
     num_actions=NUM_ACTIONS,
     seat_labels=tuple(f"seat {s}" for s in range(5)),
     seat_codes=tuple(str(s) for s in range(5)),

@@ -18,6 +18,7 @@ from quintet.actions import PASS, Action, is_signal
 from quintet.bots import BotView, Budget
 from quintet.bots import pimc as pimc_module
 from quintet.bots.pimc import MIN_NODES, MIN_SAMPLES, NODES_PER_CPU_SECOND, PimcBot
+from quintet.game import Phase
 from quintet.quinto import QuintoRules, QuintoState
 from quintet.quintus import QuintusRules, QuintusState
 from quintet.quintus.state import PLAY as QUINTUS_PLAY
@@ -38,7 +39,7 @@ def quinto_at(tricks_left: int, seed: int = 1) -> QuintoState:
     """Return a Quinto deal at the lead with ``tricks_left`` tricks to play."""
     rng = random.Random(seed)
     s = QuintoState.deal(QuintoRules(target=10_000), 0, rng)
-    while s.phase == 0:
+    while s.phase == Phase.DOUBLING:
         s.apply_action(PASS)
     while 12 - s.tricks_played > tricks_left or s.trick:
         s.apply_action(rng.choice(s.legal_actions()))

@@ -13,6 +13,7 @@ from quintet.bots import BotView, Budget, levels, make_bot, play_out
 from quintet.bots.heuristic import HeuristicBot
 from quintet.bots.pimc import PimcBot
 from quintet.errors import InvalidOptionError
+from quintet.game import Phase
 from quintet.quinto import QuintoRules, QuintoState
 from quintet.quintus import QuintusRules, QuintusState
 
@@ -38,7 +39,7 @@ def quinto_positions(variant: str) -> list[QuintoState]:
         rng = random.Random(seed)
         s = QuintoState.deal(rules, 1, rng, lone_seat=lone)
         if plays:
-            while s.phase == 0:
+            while s.phase == Phase.DOUBLING:
                 s.apply_action(PASS)
             for _ in range(plays):
                 s.apply_action(rng.choice(s.legal_actions()))

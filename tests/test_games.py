@@ -7,6 +7,7 @@ import random
 import pytest
 
 from quintet.errors import InvalidOptionError
+from quintet.game import Phase
 from quintet.games import GAMES, GameInfo, find_game, find_variant, game_of, games
 
 
@@ -26,6 +27,7 @@ def test_each_description_matches_a_dealt_hand_of_its_engine(info: GameInfo) -> 
     assert (info.pack & ~dealt).bit_count() == info.cachette_size
     assert list(info.deck) == [c for c in range(64) if info.pack >> c & 1]
     assert all(a < info.num_actions for a in state.legal_actions())
+    assert state.phase in info.phases and Phase(state.phase).label == state.observation(0).phase
 
 
 @pytest.mark.parametrize("info", games(), ids=lambda g: g.name)

@@ -21,7 +21,7 @@ from quintet.actions import DOUBLE, PASS, REDOUBLE, Action
 from quintet.cards import JOKER, QUINTO_PACK, CardMask, card_str, hand_display, parse_card
 from quintet.cards import parse_mask as m
 from quintet.errors import IllegalActionError, InvalidActionError, InvalidOptionError
-from quintet.game import TERMINAL, Event
+from quintet.game import TERMINAL, Event, Phase
 from quintet.quinto import (
     QuintoMatch,
     QuintoRules,
@@ -182,7 +182,7 @@ def quick_game_hand(match: QuintoMatch) -> QuintoState:
     rotate = (match.next_dealer() + 1) % 4
     hands, cachette = worked_deal(rotate)
     s = match.start_hand(hands, cachette)
-    while s.phase == 0:  # doubling round: everybody passes
+    while s.phase == Phase.DOUBLING:  # doubling round: everybody passes
         s.act("pass")
     play_tricks(s, WORKED_TRICKS, 2)
     return s
@@ -295,7 +295,7 @@ def test_each_player_acts_exactly_once_in_the_doubling_round() -> None:
     s.act("pass")
     # the round is over after four turns: North, who passed first, gets no second turn
     assert [seat for seat, _ in s.history()] == [0, 1, 2, 3]
-    assert s.phase == 1
+    assert s.phase == Phase.PLAY
     assert s.current_player() == 0
     assert all(a < PASS for a in s.legal_actions())
     with pytest.raises(IllegalActionError, match="cannot redouble: the doubling round is over"):
@@ -357,7 +357,7 @@ def test_dealer_double_stands() -> None:
     s = worked(doubling=("pass", "pass", "pass", "double"))
     assert s.multiplier == 2
     assert s.doubled_by == 1
-    assert s.phase == 1
+    assert s.phase == Phase.PLAY
     assert s.current_player() == 0
 
 
@@ -1085,7 +1085,7 @@ def test_dummy_doubling_round_has_three_turns_skipping_the_dummy_seat(
 ) -> None:
     s = dummy_state(dealer)
     speakers = []
-    while s.phase == 0:
+    while s.phase == Phase.DOUBLING:
         speakers.append(s.current_player())
         s.act("pass")
     assert speakers == order

@@ -21,6 +21,7 @@ import httpx
 import pytest
 
 from quintet.cards import CardMask, parse_card
+from quintet.game import Phase
 from quintet.record import Record, read_record, replay
 from quintet.server.testing import SeatClient, ServerProcess, create_table, random_choice
 
@@ -71,7 +72,7 @@ class Oracle:
         vis: set[int] = set() if seat is None else {seat}
         if seat is not None and self.lone is not None and seat == self.lone:
             dummy = (self.lone + 2) % 4
-            if st.phase != 0:  # the doubling round is over: the lone plays both hands
+            if st.phase != Phase.DOUBLING:  # the doubling round is over: the lone plays both hands
                 vis = {seat, dummy}
             elif self.leading and st.dealer != seat:
                 order = [(st.dealer + i) % 4 for i in range(1, 5)]

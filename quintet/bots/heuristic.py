@@ -122,7 +122,7 @@ def _quinto_strength(hand: CardMask) -> float:
 def _quinto_act(view: BotView) -> Action:
     obs = view.obs
     legal = view.legal
-    if obs.phase == "doubling":  # type: ignore[attr-defined]
+    if obs.phase == "doubling":
         own = obs.hands[view.seat] or 0
         strength = _quinto_strength(own)
         if REDOUBLE in legal and strength >= 4.0:
@@ -142,7 +142,7 @@ def _quinto_act(view: BotView) -> Action:
             threat |= h & _NO_JOKER
     top_threat = threat.bit_length() - 1
     cards = [a for a in legal if is_play(a)]
-    trick = obs.trick  # type: ignore[attr-defined]
+    trick = obs.trick
     if not trick:
         return _quinto_lead(obs, seat, hand, cards, unseen, top_threat)
     best = max(c for _, c in trick if c != JOKER) if any(c != JOKER for _, c in trick) else -1

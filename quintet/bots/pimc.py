@@ -58,6 +58,7 @@ from quintet.actions import (
 )
 from quintet.bots.base import BotView, cpu_clock
 from quintet.bots.heuristic import HeuristicBot, signal_strength
+from quintet.game import Phase
 from quintet.games import GAMES, game_of
 from quintet.quinto import QuintoState
 from quintet.quintus import QuintusState
@@ -306,7 +307,7 @@ class PimcBot:
         n = 0
         while n < min(samples, 60) and (n == 0 or cpu_clock() < deadline):
             world = view.sample()
-            while world.phase == 0:  # the rest of the doubling round: passes
+            while world.phase == Phase.DOUBLING:  # the rest of the doubling round: passes
                 world.apply_action(PASS)
             playout(world, view.rng)
             won = world.tricks_won

@@ -46,7 +46,7 @@ from quintet.cards import (
     mask_cards,
     suit_cards,
 )
-from quintet.game import TERMINAL, Event, IllegalReason, Observation
+from quintet.game import PHASE_LABELS, TERMINAL, Event, IllegalReason, Observation, Phase
 from quintet.hand import HandState
 from quintet.quinto.rules import (
     HAND_SIZE,
@@ -59,10 +59,10 @@ from quintet.quinto.rules import (
     quints,
 )
 
-DOUBLING: Final = 0
-PLAY: Final = 1
-OVER: Final = 2
-_PHASE_NAMES: Final = ("doubling", "play", "over")
+DOUBLING: Final = int(Phase.DOUBLING)
+PLAY: Final = int(Phase.PLAY)
+OVER: Final = int(Phase.OVER)
+_PHASE_NAMES: Final = PHASE_LABELS
 _NO_JOKER: Final = QUINTO_PACK ^ JOKER_BIT
 _PACK: Final = range(53)
 # The doubling round's order of turns, by (dealer, dummy seat or -1).

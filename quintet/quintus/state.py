@@ -57,7 +57,7 @@ from quintet.cards import (
     mask_cards,
     suit_cards,
 )
-from quintet.game import TERMINAL, Event, IllegalReason, Observation
+from quintet.game import PHASE_LABELS, TERMINAL, Event, IllegalReason, Observation, Phase
 from quintet.hand import HandState
 from quintet.quintus.rules import (
     COURT_POINTS,
@@ -76,13 +76,13 @@ from quintet.quintus.rules import (
     team_card_points,
 )
 
-AUCTION: Final = 0
-TRUMP: Final = 1
-NIL: Final = 2
-PLAY: Final = 3
-MELD: Final = 4
-OVER: Final = 5
-_PHASE_NAMES: Final = ("auction", "trump", "nil", "play", "meld", "over")
+AUCTION: Final = int(Phase.AUCTION)
+TRUMP: Final = int(Phase.TRUMP)
+NIL: Final = int(Phase.NIL)
+PLAY: Final = int(Phase.PLAY)
+MELD: Final = int(Phase.MELD)
+OVER: Final = int(Phase.OVER)
+_PHASE_NAMES: Final = PHASE_LABELS
 _NEXT: Final = (1, 2, 3, 4, 0)
 _SIGNALS: Final = (SIGNAL_UP, SIGNAL_DOWN, SIGNAL_ASK)
 _ALL_BIDS: Final = tuple(range(BID_BASE, NUM_ACTIONS))
