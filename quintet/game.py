@@ -140,6 +140,19 @@ class GameState(Protocol):
 
     game: str
     num_seats: int
+    #: The seat to act on the main line (the hand's own bookkeeping; see current_player).
+    turn: int
+    #: The hand's :class:`Phase`, by value.
+    phase: int
+    #: The hand's cards in each seat now (the engine's own view: every hand).
+    hands: list[CardMask]
+    #: Tricks finished so far.
+    tricks_played: int
+
+    @property
+    def dealer(self) -> int:
+        """The hand's dealer."""
+        ...
 
     def current_player(self) -> int:
         """Return the seat to act on the main line, or TERMINAL."""
@@ -163,6 +176,18 @@ class GameState(Protocol):
 
     def act(self, action: Action | str, seat: int | None = None) -> None:
         """Check and apply an action; raise IllegalActionError leaving the state as it was."""
+        ...
+
+    def parse(self, action: Action | str) -> Action:
+        """Return the number of ``action`` (number or text) if this game has it."""
+        ...
+
+    def illegal_reason(self, a: Action, seat: int) -> IllegalReason:
+        """Return why ``seat`` may not take ``a`` now, with the hand cards the words name."""
+        ...
+
+    def why_illegal(self, a: Action, seat: int) -> str:
+        """Return why ``seat`` may not take ``a`` now, in words."""
         ...
 
     def clone(self) -> Self:
@@ -191,6 +216,18 @@ class GameState(Protocol):
 
     def observation(self, seat: int) -> Observation:
         """Return what the player deciding for ``seat`` may see."""
+        ...
+
+    def snapshot(self) -> Self:
+        """Return a copy of the state as the hand (or position) began."""
+        ...
+
+    def initial_hands(self) -> list[CardMask]:
+        """Return each seat's hand as the hand (or position) began."""
+        ...
+
+    def initial_cachette(self) -> CardMask | None:
+        """Return the cards dealt apart (Quinto's cachette), or None."""
         ...
 
     def resample_from_infostate(self, seat: int, rng: random.Random) -> Self:

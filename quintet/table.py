@@ -30,6 +30,7 @@ from typing import Any
 from quintet.actions import Action
 from quintet.bots import Bot, BotView, Budget, bot_step, make_bot
 from quintet.errors import IllegalActionError, InvalidOptionError
+from quintet.game import GameState
 from quintet.games import find_game
 from quintet.quinto import QuintoMatch
 from quintet.quintus import QuintusMatch
@@ -64,8 +65,8 @@ class Preview:
 
     seat: int
     action: Action
-    before: Any
-    state: Any
+    before: GameState
+    state: GameState
     over: bool
     result: dict[str, Any] | None
 

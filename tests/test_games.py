@@ -7,8 +7,10 @@ import random
 import pytest
 
 from quintet.errors import InvalidOptionError
-from quintet.game import Phase
+from quintet.game import GameState, Phase
 from quintet.games import GAMES, GameInfo, find_game, find_variant, game_of, games
+from quintet.quinto import QuintoState
+from quintet.quintus import QuintusState
 
 
 @pytest.mark.parametrize("info", games(), ids=lambda g: g.name)
@@ -106,3 +108,19 @@ def test_every_per_game_table_has_every_game(module: str, name: str, key: str) -
         else:
             want = getattr(info, key)
         assert want in table, f"{module}.{name} has nothing for {info.name}"
+
+
+def _quinto_is_a_game_state(state: QuintoState) -> GameState:
+    return state  # mypy checks that QuintoState implements the protocol
+
+
+def _quintus_is_a_game_state(state: QuintusState) -> GameState:
+    return state  # and QuintusState
+
+
+def test_both_engines_implement_the_game_protocol() -> None:
+    """Statically (the two functions above, under mypy) and at run time."""
+    for info in games():
+        state = info.deal(info.rules(), 0, random.Random(3))
+        assert isinstance(state, GameState)
+        assert state.phase in info.phases and state.dealer == 0

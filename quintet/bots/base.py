@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from quintet.actions import Action, is_signal
-from quintet.game import Observation
+from quintet.game import GameState, Observation
 
 
 def cpu_clock() -> float:
@@ -71,7 +71,7 @@ class BotView:
     @classmethod
     def of(
         cls,
-        state: Any,
+        state: GameState,
         seat: int,
         rng: random.Random,
         budget: Budget | None = None,
@@ -92,7 +92,7 @@ class BotView:
         )
 
     @classmethod
-    def inside(cls, world: Any, seat: int, rng: random.Random) -> BotView:
+    def inside(cls, world: GameState, seat: int, rng: random.Random) -> BotView:
         """Return a view of a state a search bot simulates (its own sampled world).
 
         The world already holds only sampled cards, so no shadow is drawn: it is cheap.

@@ -8,13 +8,14 @@ from typing import Any
 
 from quintet.actions import Action
 from quintet.bots.base import Bot, BotView, Budget
+from quintet.game import GameState
 
 #: Called with (state, seat, action, bot) after every action a bot takes.
 Listener = Callable[[Any, int, Action, Bot], None]
 
 
 def bot_step(
-    state: Any,
+    state: GameState,
     bots: Sequence[Bot | None],
     rng: random.Random | Callable[[int], random.Random],
     budget: Budget | None = None,
@@ -62,7 +63,12 @@ def bot_step(
 
 
 def _apply(
-    state: Any, seat: int, action: Action, bot: Bot, view: BotView, listener: Listener | None
+    state: GameState,
+    seat: int,
+    action: Action,
+    bot: Bot,
+    view: BotView,
+    listener: Listener | None,
 ) -> None:
     if action not in view.legal:
         raise ValueError(f"bot {bot.name} answered an illegal action {action!r} for seat {seat}")
@@ -72,7 +78,7 @@ def _apply(
 
 
 def play_out(
-    state: Any,
+    state: GameState,
     bots: Sequence[Bot | None],
     rng: random.Random,
     budget: Budget | None = None,

@@ -7,13 +7,13 @@ nothing of the web server.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from quintet.actions import Action
 from quintet.bots import BotView, make_bot
+from quintet.game import GameState
 
 
-def decide(spec: str, state: Any, seat: int, seed: str, kind: str) -> Action | None:
+def decide(spec: str, state: GameState, seat: int, seed: str, kind: str) -> Action | None:
     """Return a bot's action (``kind`` act) or signal (``kind`` signal) for ``seat``.
 
     ``spec`` is the bot the server's level names (``pimc:seconds=1``), never a client's
