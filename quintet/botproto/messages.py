@@ -185,7 +185,7 @@ def hand_events(state: Any, viewer: int, known: Iterable[int] = ()) -> list[JSON
                         {"type": "event", "event": "reveal", "seat": s}
                         | {"cards": cards_json(replay.hands[s])}
                     )
-            if not quintus_known and replay.quintus >= 0:
+            if not quintus_known and replay.quintus_seat is not None:
                 quintus_known = True
                 after.append(
                     {"type": "event", "event": "quintus", "seat": replay.quintus}
@@ -243,7 +243,7 @@ def _quinto_end_hand(info: GameInfo, state: Any) -> JSON:
 
 
 def _quintus_new_hand(obs: Any, snap: Any) -> JSON:
-    return {"quintus": snap.quintus if snap.quintus >= 0 else None}
+    return {"quintus": snap.quintus_seat}
 
 
 def _quintus_end_hand(info: GameInfo, state: Any) -> JSON:

@@ -145,7 +145,7 @@ class QuintusMatch:
             complete = complete and done
             entry: dict[str, Any] = {
                 "dealer": st.dealer,
-                "quintus": st.quintus if st.quintus >= 0 else None,
+                "quintus": st.quintus_seat,
                 "contract": st.contract,
                 "trump": st.trump_name(),
                 "nil": st.nil_name(),

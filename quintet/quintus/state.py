@@ -396,6 +396,11 @@ class QuintusState(HandState):
         """Return the nil kind (``none``, ``closed``, ``open``), or None before it is declared."""
         return NIL_NAMES[self.nil] if self.nil >= 0 else None
 
+    @property
+    def quintus_seat(self) -> int | None:
+        """The quintus's seat, None until known (``quintus`` is -1 then: the engine's own)."""
+        return self.quintus if self.quintus >= 0 else None
+
     def teams(self) -> tuple[tuple[int, int], tuple[int, int]]:
         """Return the two teams' seats; the quintus must be known."""
         return teams_of(self.quintus)

@@ -206,7 +206,7 @@ def quintus_ledger(match: QuintusMatch) -> JSON:
             "hand": i,
             "dealer": st.dealer,
             "void": st.void,
-            "quintus": st.quintus if st.quintus >= 0 else None,
+            "quintus": st.quintus_seat,
             "trump": st.trump_name(),
             "nil": st.nil_name(),
             "nil_failed": st.nil_failed,
@@ -266,12 +266,12 @@ def _quintus_result(state: Any, deal: JSON) -> JSON:
     """Return a finished Quintus hand's result."""
     return {
         "void": state.void,
-        "quintus": state.quintus if state.quintus >= 0 else None,
+        "quintus": state.quintus_seat,
         "contract": state.contract,
         "trump": state.trump_name(),
         "nil": state.nil_name(),
         "nil_failed": state.nil_failed,
-        "points": list(state.points()) if state.quintus >= 0 else None,
+        "points": list(state.points()) if state.quintus_seat is not None else None,
         "made": state.made(),
         "scores": state.scores(),
     }
