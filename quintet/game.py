@@ -206,6 +206,15 @@ class GameState(Protocol):
         """Return each seat's result for this hand (see each game)."""
         ...
 
+    def points(self) -> tuple[int, ...]:
+        """Return the points each side has taken in this hand so far (Quinto: N-S and E-W;
+        Quintus: the quintus and each team)."""
+        ...
+
+    def scores(self) -> list[int]:
+        """Return what each seat gains in this hand (so far, if it is not over)."""
+        ...
+
     def history(self) -> list[tuple[int, Action]]:
         """Return every action so far as ``(seat, action)``."""
         ...

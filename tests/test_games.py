@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from quintet.actions import is_signal
 from quintet.errors import InvalidOptionError
 from quintet.game import GameState, Phase
 from quintet.games import GAMES, GameInfo, find_game, find_variant, game_of, games
@@ -124,3 +125,22 @@ def test_both_engines_implement_the_game_protocol() -> None:
         state = info.deal(info.rules(), 0, random.Random(3))
         assert isinstance(state, GameState)
         assert state.phase in info.phases and state.dealer == 0
+
+
+def test_both_engines_say_points_and_scores_by_the_same_names() -> None:
+    """points(): by side so far; scores(): by seat; returns() follows from them (Quinto)."""
+    for info in games():
+        rng = random.Random(5)
+        state = info.deal(info.rules(), 0, rng)
+        while not state.is_terminal():
+            legal = [a for a in state.legal_actions() if not is_signal(a)]
+            state.apply_action(rng.choice(legal))
+        points, scores = state.points(), state.scores()
+        assert len(scores) == info.num_seats
+        if info.partnerships is not None:
+            assert len(points) == 2
+            for a, b in info.partnerships:
+                assert scores[a] == scores[b] == points[a & 1]
+            assert state.returns()[0] == points[0] - points[1]
+        else:
+            assert len(points) == 3  # the quintus, and each team

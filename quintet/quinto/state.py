@@ -554,6 +554,22 @@ class QuintoState(HandState):
         s0, s1 = self.ctx.start_score
         return self.score[0] - s0, self.score[1] - s1
 
+    def points(self) -> tuple[int, int]:
+        """Return the points each side (N-S, E-W) has taken in this hand so far.
+
+        The shared name (Quintus's ``points()`` gives the quintus's and each team's);
+        the same as :meth:`hand_points`.
+        """
+        return self.hand_points()
+
+    def scores(self) -> list[int]:
+        """Return what each seat gains in this hand: its side's points so far.
+
+        The shared name (Quintus's ``scores()`` is each seat's settlement).
+        """
+        a, b = self.hand_points()
+        return [a, b, a, b]
+
     def returns(self) -> list[float]:
         """Return each seat's side's hand points minus the other side's (zero-sum)."""
         a, b = self.hand_points()
