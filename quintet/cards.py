@@ -184,7 +184,8 @@ def parse_card(text: str) -> Card:
     """
     if not isinstance(text, str):
         raise InvalidCardError(f"a card code must be a string, not {text!r}")
-    c = _PARSE.get(text.upper())
+    # ASCII only: "ſ".upper() is "S", and no other letter is a suit or a rank.
+    c = _PARSE.get(text.upper()) if text.isascii() else None
     if c is None:
         raise InvalidCardError(f"not a card code: {text!r}")
     return c

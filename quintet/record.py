@@ -53,9 +53,10 @@ JSON = dict[str, Any]
 class HandRecord:
     """One hand of a record: its dealer, the deal (masks per seat) and its actions.
 
-    ``cachette`` is None in Quintus. ``extra`` keeps optional fields of the hand object
-    and ``action_extra`` those of its action objects (by index), so that they are
-    written back unchanged; ``raw_bids`` the amounts of bids no rule allows.
+    ``cachette`` is None in Quintus. ``extra`` keeps optional fields of the hand object,
+    ``deal_extra`` those of its deal object and ``action_extra`` those of its action
+    objects (by index), so that they are written back unchanged; ``raw_bids`` the amounts
+    of bids no rule allows.
     """
 
     dealer: int
@@ -65,6 +66,7 @@ class HandRecord:
     extra: JSON = field(default_factory=dict)
     action_extra: dict[int, JSON] = field(default_factory=dict)
     raw_bids: dict[int, int] = field(default_factory=dict)
+    deal_extra: JSON = field(default_factory=dict)
 
 
 @dataclass
@@ -97,6 +99,7 @@ def _hand_to_json(h: HandRecord) -> JSON:
     deal: JSON = {"hands": [[card_str(c) for c in mask_cards(m)] for m in h.hands]}
     if h.cachette is not None:
         deal["cachette"] = [card_str(c) for c in mask_cards(h.cachette)]
+    deal.update(h.deal_extra)
     actions = []
     for i, (seat, a) in enumerate(h.actions):
         if a == BAD_BID:
@@ -281,7 +284,8 @@ def _read_hand(spec: GameInfo, i: int, obj: object) -> HandRecord:
         if more:
             action_extra[j] = more
     extra = {k: v for k, v in obj.items() if k not in ("dealer", "deal", "actions")}
-    return HandRecord(dealer, masks, cachette, actions, extra, action_extra, raw_bids)
+    deal_extra = {k: v for k, v in deal.items() if k not in ("hands", "cachette")}
+    return HandRecord(dealer, masks, cachette, actions, extra, action_extra, raw_bids, deal_extra)
 
 
 # ---------------------------------------------------------------- replay
