@@ -140,6 +140,16 @@ def test_the_solver_bot_is_missing_without_numpy_and_the_others_are_there() -> N
     assert proc.stdout.split() == ["random,heuristic,ismcts"]
 
 
+def test_asking_for_the_solver_bot_without_its_extra_names_the_extra() -> None:
+    code = (
+        "from quintet.bots import make_bot\n"
+        "try:\n    make_bot('pimc')\nexcept ValueError as e:\n    print(e)"
+    )
+    proc = _python(_without(("numpy",), code))
+    assert proc.returncode == 0, proc.stderr
+    assert "bot level 'pimc' needs the 'solver' extra" in proc.stdout, proc.stdout
+
+
 # ------------------------------------------------------------- commands needing an extra
 
 

@@ -78,6 +78,10 @@ def make_bot(level: str) -> Bot:
     try:
         factory = _LEVELS[name]
     except KeyError:
+        if name in _NEEDS_EXTRA:
+            raise InvalidOptionError(
+                f"bot level {name!r} needs the 'solver' extra: pip install 'quintet-cards[solver]'"
+            ) from None
         known = ", ".join(_LEVELS)
         raise InvalidOptionError(f"unknown bot level {name!r} (known: {known})") from None
     kwargs: dict[str, object] = {}
@@ -99,16 +103,20 @@ def make_bot(level: str) -> Bot:
         raise InvalidOptionError(f"bad parameter for bot {name!r}: {e}") from None
 
 
+#: Levels that could not be loaded because an extra is missing (the solver's numba).
+_NEEDS_EXTRA: set[str] = set()
+
+
 def _register_search_bots() -> None:
     # The search bots import the solver (numba); load them only when asked for.
-    if "pimc" in _LEVELS:
+    if "pimc" in _LEVELS or "pimc" in _NEEDS_EXTRA:
         return
     try:
         from quintet.bots.pimc import PimcBot
 
         _LEVELS["pimc"] = PimcBot
-    except ImportError:  # pragma: no cover - during development
-        pass
+    except ImportError:  # the 'solver' extra is not installed
+        _NEEDS_EXTRA.add("pimc")
     try:
         from quintet.bots.ismcts import IsmctsBot
 
