@@ -1,5 +1,8 @@
 """Computer players for both games, by level: ``random``, ``heuristic``, ``pimc``, ``ismcts``.
 
+``pimc-2026`` is ``pimc`` (and its heuristic playouts) frozen as it played when issue 13
+was filed: the ladder's yardstick (:mod:`quintet.bots.frozen`).
+
 An external program speaking the bot protocol (:mod:`quintet.botproto`) is the level
 ``cmd:COMMAND``, once its command is allowed with :func:`allow_commands`.
 
@@ -112,11 +115,13 @@ def _register_search_bots() -> None:
     if "pimc" in _LEVELS or "pimc" in _NEEDS_EXTRA:
         return
     try:
+        from quintet.bots.frozen.pimc_2026 import Pimc2026Bot
         from quintet.bots.pimc import PimcBot
 
+        _LEVELS["pimc-2026"] = Pimc2026Bot
         _LEVELS["pimc"] = PimcBot
     except ImportError:  # the 'solver' extra is not installed
-        _NEEDS_EXTRA.add("pimc")
+        _NEEDS_EXTRA.update(("pimc-2026", "pimc"))
     try:
         from quintet.bots.ismcts import IsmctsBot
 

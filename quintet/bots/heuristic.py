@@ -135,6 +135,7 @@ def _quinto_act(view: BotView) -> Action:
     side = seat & 1
     cachette = obs.cachette or 0  # type: ignore[attr-defined]
     unseen = QUINTO_PACK & ~_visible(obs) & ~_played(obs.history) & ~cachette
+    unseen &= ~_trick_mask(obs.trick)  # a position may begin mid-trick (no history of it)
     # Cards held by my side that I can see (a dummy hand for the lone player).
     threat = unseen & _NO_JOKER
     for s, h in enumerate(obs.hands):
@@ -166,20 +167,49 @@ def _quinto_act(view: BotView) -> Action:
         if under:
             return _lowest(under)
         return _lowest(plain or [c for c in cards if c != JOKER] or cards)
+    in_trick = _trick_mask(trick)
+    value = quint_points(in_trick)
     winners = [c for c in cards if c != JOKER and c > best]
     if winners:
-        if last:
-            return _lowest(winners)
-        sure = [c for c in winners if c > top_threat]
+        sure = winners if last else [c for c in winners if c > top_threat]
+        if sure and _keep_for_the_cachette(obs, cards, sure, value, top_threat):
+            sure = []
         if sure:
-            return _lowest(sure)
-        value = quint_points(_trick_mask(trick))
+            # Capture a quint with the card that wins: the ace on a led four, the two on
+            # a three (the cheapest such card; else the cheapest sure winner).
+            return _cheapest_capture(sure, in_trick)
         if value or len(trick) >= 2:
-            return _lowest(winners)
+            return _cheapest_capture(winners, in_trick)
     losers = [c for c in plain if c < best] or [c for c in cards if c != JOKER and c < best]
-    if losers:
-        return _lowest(losers)
-    return _lowest([c for c in cards if c != JOKER] or cards)
+    if not losers:
+        losers = [c for c in cards if c != JOKER] or cards
+    # Never feed a quint to the opponents' trick: the card that gives them least, lowest.
+    return min(losers, key=lambda c: (_gain(c, in_trick), c))
+
+
+def _gain(c: Card, in_trick: CardMask) -> int:
+    """Return the quint points card ``c`` adds to a trick holding ``in_trick``."""
+    return quint_points(in_trick | 1 << c) - quint_points(in_trick)
+
+
+def _cheapest_capture(winners: list[Card], in_trick: CardMask) -> Card:
+    """Return the winner that adds most quint points to the trick, the lowest on a tie."""
+    return min(winners, key=lambda c: (-_gain(c, in_trick), c))
+
+
+def _keep_for_the_cachette(
+    obs: Any, cards: list[Card], sure: list[Card], value: int, top_threat: int
+) -> bool:
+    """Return whether to keep a sure winner for the 12th trick, which takes the cachette.
+
+    At the 11th trick with two cards, when the only way to win this trick is the card
+    that would surely win the last one, and this trick holds no quint: the 12th trick is
+    worth two tricks and the cachette's quints.
+    """
+    if obs.tricks_played != 10 or len(cards) != 2:
+        return False
+    other = next(c for c in cards if c != sure[0]) if len(sure) == 1 else None
+    return other is not None and other not in sure and sure[0] > top_threat and value == 0
 
 
 def _trick_mask(trick: tuple[tuple[int, Card], ...]) -> CardMask:

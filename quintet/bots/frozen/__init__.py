@@ -1,0 +1,1 @@
+"""Frozen copies of earlier bots, kept unchanged as yardsticks for the ladder."""

@@ -1,0 +1,427 @@
+"""The heuristic as it played when issue 13 was filed, frozen: ``pimc-2026``'s playouts.
+
+A verbatim copy of quintet/bots/heuristic.py then; do not improve it.
+
+The ``heuristic`` level: fast rule-based play a decent player would recognise.
+
+Quinto (Hoffmann's advice included): the original leader without the Quint Royal leads
+the ace of spades, else the ace of clubs, for a partner's joker; the joker is thrown on
+a partner's trick that is safe; fives go to one's own side's tricks, never to the
+other's; sure winners are cashed; a side doubles with strength in the high suits.
+
+Quintus: the quintus bids and picks trump from an estimate of the points his hand can
+take, declares nil with no court card or ace to lose, and always melds; defenders take
+court cards from the quintus, feed them to their partner's trick, and signal ``up`` with
+a strong hand, ``down`` with a weak one, answering a partner's ``ask``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from quintet.actions import (
+    DECLINE,
+    DOUBLE,
+    MELD_COURT,
+    MELD_STRAIGHT,
+    NIL_CLOSED,
+    NIL_NONE,
+    NIL_OPEN,
+    PASS,
+    REDOUBLE,
+    SIGNAL_ASK,
+    SIGNAL_DOWN,
+    SIGNAL_UP,
+    TRUMP_BASE,
+    Action,
+    bid_amount,
+    is_bid,
+    is_play,
+    is_signal,
+)
+from quintet.bots.base import BotView
+from quintet.cards import (
+    ACE,
+    CLUBS,
+    JOKER,
+    JOKER_BIT,
+    KING,
+    QUINTO_PACK,
+    QUINTUS_PACK,
+    SPADES,
+    SUIT_MASK,
+    SUIT_OF,
+    Card,
+    CardMask,
+    card,
+    mask_cards,
+)
+from quintet.quinto.rules import quint_points
+from quintet.quintus.rules import FACES, NIL_BREAKERS, PIPS
+
+_NO_JOKER = QUINTO_PACK ^ JOKER_BIT
+#: Quinto cards whose loss gives away a quint: fives, aces, fours, twos, threes.
+_QUINT_RANKS = (0, 1, 2, 3, 12)
+_QUINT_CARDS = sum(1 << card(r, s) for s in range(4) for r in _QUINT_RANKS) | JOKER_BIT
+
+
+def _played(history: tuple[tuple[int, Action], ...]) -> CardMask:
+    m = 0
+    for _, a in history:
+        if is_play(a):
+            m |= 1 << a
+    return m
+
+
+def _visible(obs: Any) -> CardMask:
+    m = 0
+    for h in obs.hands:
+        if h is not None:
+            m |= h
+    return m
+
+
+def _lowest(cards: list[Card]) -> Card:
+    return min(cards)
+
+
+def _highest(cards: list[Card]) -> Card:
+    return max(cards)
+
+
+class HeuristicBot:
+    """Rule-based play for both games (see the module docstring)."""
+
+    name = "heuristic-2026"
+
+    def act(self, view: BotView) -> Action:
+        """Return the heuristic's choice among ``view.legal``."""
+        if len(view.legal) == 1:
+            return view.legal[0]
+        return _ACTS[view.game](view)
+
+    def signal(self, view: BotView) -> Action | None:
+        """Return a Quintus signal with the rulebook's meaning, or None."""
+        if not view.signals():  # only Quintus has signals
+            return None
+        return _quintus_signal(view)
+
+
+# ----------------------------------------------------------------------------- Quinto
+
+
+def _quinto_strength(hand: CardMask) -> float:
+    """Return the tricks a Quinto hand should win on its own high cards."""
+    s = 0.0
+    for c in mask_cards(hand & _NO_JOKER):
+        suit, rank = divmod(c, 13)
+        if suit == 3 and rank >= 8:  # heart ten to ace
+            s += 1.0
+        elif (suit == 3 and rank >= 5) or (suit == 2 and rank >= KING):
+            s += 0.5  # heart seven to nine, diamond king and ace
+    return s
+
+
+def _quinto_act(view: BotView) -> Action:
+    obs = view.obs
+    legal = view.legal
+    if obs.phase == "doubling":
+        own = obs.hands[view.seat] or 0
+        strength = _quinto_strength(own)
+        if REDOUBLE in legal and strength >= 4.0:
+            return REDOUBLE
+        if DOUBLE in legal and strength >= 4.5:
+            return DOUBLE
+        return PASS
+    seat = view.seat
+    hand = obs.hands[seat] or 0
+    side = seat & 1
+    cachette = obs.cachette or 0  # type: ignore[attr-defined]
+    unseen = QUINTO_PACK & ~_visible(obs) & ~_played(obs.history) & ~cachette
+    # Cards held by my side that I can see (a dummy hand for the lone player).
+    threat = unseen & _NO_JOKER
+    for s, h in enumerate(obs.hands):
+        if h is not None and s & 1 != side:
+            threat |= h & _NO_JOKER
+    top_threat = threat.bit_length() - 1
+    cards = [a for a in legal if is_play(a)]
+    trick = obs.trick
+    if not trick:
+        return _quinto_lead(obs, seat, hand, cards, unseen, top_threat)
+    best = max(c for _, c in trick if c != JOKER) if any(c != JOKER for _, c in trick) else -1
+    winner = next(s for s, c in trick if c == best) if best >= 0 else trick[0][0]
+    partner_wins = best >= 0 and winner & 1 == side
+    last = len(trick) == 3
+    safe = partner_wins and (last or best > top_threat)
+    plain = [c for c in cards if c != JOKER and not (_QUINT_CARDS >> c & 1)]
+    fives = [c for c in cards if c != JOKER and c % 13 == 3]
+    if partner_wins:
+        if safe:
+            if JOKER in cards:
+                return JOKER  # Hoffmann: throw the Quint Royal on a partner's trick
+            if fives:
+                return _highest(fives)
+            quint = [c for c in cards if c < best and _QUINT_CARDS >> c & 1]
+            pairs = [c for c in quint if quint_points((1 << c) | _trick_mask(trick)) > 0]
+            if pairs:
+                return pairs[0]
+        under = [c for c in plain if c < best] or [c for c in cards if c != JOKER and c < best]
+        if under:
+            return _lowest(under)
+        return _lowest(plain or [c for c in cards if c != JOKER] or cards)
+    winners = [c for c in cards if c != JOKER and c > best]
+    if winners:
+        if last:
+            return _lowest(winners)
+        sure = [c for c in winners if c > top_threat]
+        if sure:
+            return _lowest(sure)
+        value = quint_points(_trick_mask(trick))
+        if value or len(trick) >= 2:
+            return _lowest(winners)
+    losers = [c for c in plain if c < best] or [c for c in cards if c != JOKER and c < best]
+    if losers:
+        return _lowest(losers)
+    return _lowest([c for c in cards if c != JOKER] or cards)
+
+
+def _trick_mask(trick: tuple[tuple[int, Card], ...]) -> CardMask:
+    m = 0
+    for _, c in trick:
+        m |= 1 << c
+    return m
+
+
+def _quinto_lead(
+    obs: Any, seat: int, hand: CardMask, cards: list[Card], unseen: CardMask, top_threat: int
+) -> Action:
+    if len(cards) == 1:
+        return cards[0]
+    history = obs.history
+    first_lead = not any(is_play(a) for _, a in history)
+    joker_out = bool(_played(history) & JOKER_BIT)
+    if first_lead and not hand & JOKER_BIT and not joker_out:
+        # Hoffmann: the original leader leads the ace of spades, else of clubs, so that
+        # a partner holding the Quint Royal can throw it.
+        for c in (card(ACE, SPADES), card(ACE, CLUBS)):
+            if c in cards:
+                return c
+    sure = [c for c in cards if c != JOKER and c > top_threat]
+    if sure:
+        return _highest(sure)
+    plain = [c for c in cards if c != JOKER and not (_QUINT_CARDS >> c & 1)]
+    if plain:
+        return _lowest(plain)
+    return _lowest([c for c in cards if c != JOKER] or cards)
+
+
+# ---------------------------------------------------------------------------- Quintus
+
+_RANK_TRICKS = {12: 1.0, 11: 0.7, 10: 0.4, 9: 0.2}
+
+
+def quintus_estimate(hand: CardMask, trump: int) -> float:
+    """Return the points a quintus holding ``hand`` may expect with ``trump`` (4 = NT)."""
+    tricks = 0.0
+    for s in range(4):
+        suit = [c % 13 for c in mask_cards(hand & SUIT_MASK[s])]
+        n = len(suit)
+        if s == trump:
+            tricks += sum(_RANK_TRICKS.get(r, 0.3) for r in suit)
+            tricks += max(0, n - 3) * 0.6
+        else:
+            for r in suit:
+                base = _RANK_TRICKS.get(r, 0.0)
+                if trump != 4 and r < ACE:
+                    base *= 0.6  # kings and below get trumped
+                tricks += base
+    # A trick the quintus wins holds about one and a half court cards and three pips.
+    own = 10 * (hand & FACES).bit_count()
+    return 11.0 * tricks + 0.3 * own - 4
+
+
+def _quintus_act(view: BotView) -> Action:
+    obs: Any = view.obs
+    legal = view.legal
+    seat = view.seat
+    hand = obs.hands[seat] or 0
+    phase = obs.phase
+    if phase == "meld":
+        for a in (MELD_COURT, MELD_STRAIGHT):
+            if a in legal:
+                return a
+        return DECLINE
+    if phase == "auction":
+        best = max(quintus_estimate(hand, t) for t in range(5))
+        bids = [a for a in legal if is_bid(a)]
+        if bids and bid_amount(bids[0]) <= best - 4:
+            return bids[0]
+        return PASS
+    if phase == "trump":
+        values = {TRUMP_BASE + t: quintus_estimate(hand, t) for t in range(5)}
+        return max(values, key=lambda a: (values[a], -a))
+    if phase == "nil":
+        breakers = hand & NIL_BREAKERS
+        if not breakers:
+            high = max((c % 13 for c in mask_cards(hand)), default=0)
+            return NIL_OPEN if high <= 6 else NIL_CLOSED  # all cards eight or lower: open
+        contract = obs.contract
+        if contract is not None and contract <= 38 and breakers.bit_count() == 0:
+            return NIL_CLOSED
+        return NIL_NONE
+    cards = [a for a in legal if is_play(a)]
+    if len(cards) == 1 and not any(is_signal(a) for a in legal):
+        return cards[0]
+    return _quintus_play(obs, seat, hand, cards)
+
+
+def _beats(c: Card, best: Card, trump: int) -> bool:
+    if SUIT_OF[c] == SUIT_OF[best]:
+        return c > best
+    return SUIT_OF[c] == trump
+
+
+def _quintus_play(obs: Any, seat: int, hand: CardMask, cards: list[Card]) -> Action:
+    q = obs.quintus
+    trump = 4 if obs.trump == "NT" else "SCDH".index(obs.trump)
+    nil = obs.nil in ("closed", "open") and not _nil_failed(obs, q)
+    trick = obs.trick
+    unseen = QUINTUS_PACK & ~_visible(obs) & ~_played(obs.history)
+    me_q = seat == q
+    partner = _partner(seat, q)
+
+    def value(c: Card) -> int:
+        return 10 if FACES >> c & 1 else (-1 if PIPS >> c & 1 else 0)
+
+    if not trick:
+        if me_q and nil:
+            return min(cards, key=lambda c: (c % 13, c))
+        # Cash a card no one can beat; else lead low.
+        sure = [c for c in cards if _sure_quintus(c, unseen, trump)]
+        if sure:
+            return max(sure, key=lambda c: (c % 13, c))
+        if not me_q and partner_signal(obs, seat) == "up":
+            # The team mate showed strength: lead low and let him take the trick.
+            low = [c for c in cards if value(c) <= 0 and SUIT_OF[c] != trump]
+            if low:
+                return min(low, key=lambda c: (c % 13, c))
+        if me_q and trump < 4:
+            trumps = [c for c in cards if SUIT_OF[c] == trump]
+            if len(trumps) >= 3:
+                return max(trumps)
+        non_face = [c for c in cards if not FACES >> c & 1]
+        return min(non_face or cards, key=lambda c: (c % 13, c))
+    best = trick[0][1]
+    wpos = 0
+    for i, (_, c) in enumerate(trick):
+        if _beats(c, best, trump):
+            best = c
+            wpos = i
+    winner = trick[wpos][0]
+    pot = sum(value(c) for _, c in trick)
+    winners = [c for c in cards if _beats(c, best, trump)]
+    losers = [c for c in cards if c not in winners]
+    last = len(trick) == 4
+
+    def cheapest(cs: list[Card]) -> Card:
+        return min(cs, key=lambda c: (SUIT_OF[c] == trump, c % 13, value(c)))
+
+    def dump(cs: list[Card]) -> Card:
+        # Lose the card worth least to whoever takes it: a pip, not a court card.
+        return min(cs, key=lambda c: (value(c), c % 13))
+
+    if me_q:
+        if nil:
+            safe = losers or cards
+            return max(safe, key=lambda c: (not (NIL_BREAKERS >> c & 1), c % 13))
+        if winners and (pot > 0 or last or any(value(c) > 0 for c in cards)):
+            return cheapest(winners)
+        return dump(losers or cards)
+    # A defender.
+    if nil and winner == q:
+        # Make the quintus's winning trick hold a court card or an ace.
+        breakers = [c for c in losers if NIL_BREAKERS >> c & 1]
+        if breakers:
+            return max(breakers, key=lambda c: c % 13)
+    if winner == partner and (last or not _beatable(best, unseen, trump)):
+        feed = [c for c in losers if value(c) > 0]
+        if feed:
+            return max(feed, key=lambda c: c % 13)
+        return dump(losers or cards)
+    if winners and (winner == q or pot > 0 or last):
+        return cheapest(winners)
+    return dump(losers or cards)
+
+
+def signal_strength(hand: CardMask) -> int:
+    """Return the strength a signal reports: aces, and court cards counted half.
+
+    ``up`` means 2 or more (strong or high-value cards), ``down`` less (rulebook 004).
+    """
+    return (hand & NIL_BREAKERS & ~FACES).bit_count() + (hand & FACES).bit_count() // 2
+
+
+def partner_signal(obs: Any, seat: int) -> str | None:
+    """Return the last signal this defender's team mate gave in the hand, or None."""
+    q = obs.quintus
+    if q is None or seat == q:
+        return None
+    partner = _partner(seat, q)
+    last = None
+    for s, a in obs.history:
+        if s == partner and is_signal(a):
+            last = ("up", "down", "ask")[a - SIGNAL_UP]
+    return last
+
+
+def _partner(seat: int, q: int) -> int:
+    """Return the team mate of a defender (q+1 with q+3, q+2 with q+4); -1 for the quintus."""
+    rel = (seat - q) % 5
+    return -1 if rel == 0 else (q + {1: 3, 3: 1, 2: 4, 4: 2}[rel]) % 5
+
+
+def _nil_failed(obs: Any, q: int) -> bool:
+    return bool(obs.taken[q] & NIL_BREAKERS) if obs.taken else False
+
+
+def _sure_quintus(c: Card, unseen: CardMask, trump: int) -> bool:
+    s = SUIT_OF[c]
+    higher = unseen & SUIT_MASK[s] & ~((1 << (c + 1)) - 1)
+    if higher:
+        return False
+    return s == trump or trump == 4 or not unseen & SUIT_MASK[trump]
+
+
+def _beatable(best: Card, unseen: CardMask, trump: int) -> bool:
+    s = SUIT_OF[best]
+    if unseen & SUIT_MASK[s] & ~((1 << (best + 1)) - 1):
+        return True
+    return trump < 4 and s != trump and bool(unseen & SUIT_MASK[trump])
+
+
+def _quintus_signal(view: BotView) -> Action | None:
+    obs: Any = view.obs
+    seat = view.seat
+    hand = obs.hands[seat] or 0
+    partner = _partner(seat, obs.quintus)
+    signals = dict(obs.signals)
+    strong = signal_strength(hand)
+    answer = SIGNAL_UP if strong >= 2 else SIGNAL_DOWN
+    if signals.get(partner) == "ask" and seat not in signals:
+        return answer
+    if obs.tricks_played == 0 and not obs.trick and seat not in signals:
+        if strong >= 3:
+            return SIGNAL_UP
+        if strong == 0:
+            return SIGNAL_DOWN
+        if partner not in signals and view.rng.random() < 0.2:
+            return SIGNAL_ASK
+    return None
+
+
+#: The heuristic's play, per game (its strategy is each game's own).
+_ACTS: Final[dict[str, Callable[[BotView], Action]]] = {
+    "quinto": _quinto_act,
+    "quintus": _quintus_act,
+}

@@ -1,0 +1,99 @@
+"""The heuristic (and so every playout policy built on it) knows Quinto's quints.
+
+Each test is one rule, set up as a position with ``QuintoState.from_position``: seats
+N=0, E=1, S=2, W=3, partners N-S and E-W; the highest card of a trick wins (hearts
+over diamonds over clubs over spades); an ace and four, or a two and three, of one suit
+in one trick make a quint, and so does each five.
+"""
+
+from __future__ import annotations
+
+import random
+
+from quintet.bots import BotView, Budget
+from quintet.bots.heuristic import HeuristicBot
+from quintet.bots.pimc import PimcBot
+from quintet.cards import card_str, parse_card, parse_mask
+from quintet.quinto import QuintoRules, QuintoState
+
+RULES = QuintoRules(target=10_000)
+
+
+def position(
+    hands: dict[str, str], leader: str, trick: str = "", cachette: str = "", multiplier: int = 1
+) -> QuintoState:
+    seats = "NESW"
+    return QuintoState.from_position(
+        [parse_mask(hands[s]) for s in seats],
+        seats.index(leader),
+        RULES,
+        trick=[parse_card(c) for c in trick.split()],
+        cachette=parse_mask(cachette) if cachette else 0,
+        multiplier=multiplier,
+    )
+
+
+def heuristic_play(state: QuintoState, seed: int = 1) -> str:
+    seat = state.current_player()
+    return card_str(HeuristicBot().act(BotView.of(state, seat, random.Random(seed))))
+
+
+def test_capture_a_quint_with_the_winning_card() -> None:
+    """East leads 4H; South's AH takes the ace-and-four quint (+20) and K H does not."""
+    state = position(
+        {"N": "2C 3C 6C", "E": "7D 8D", "S": "AH KH 9H", "W": "5D 6D 9D"},
+        leader="E",
+        trick="4H",
+        multiplier=4,
+    )
+    assert state.current_player() == 2
+    assert heuristic_play(state) == "AH"
+
+
+def test_pimc_with_a_few_samples_captures_the_quint_too() -> None:
+    """The playouts follow the heuristic, so even a one-sample pimc takes the quint."""
+    state = position(
+        {"N": "2C 3C 6C", "E": "7D 8D", "S": "AH KH 9H", "W": "5D 6D 9D"},
+        leader="E",
+        trick="4H",
+        multiplier=4,
+    )
+    for seed in range(5):
+        view = BotView.of(state, 2, random.Random(seed), Budget(iterations=1))
+        assert card_str(PimcBot(exact_tricks=0).act(view)) == "AH"
+
+
+def test_never_feed_a_quint_to_the_opponents_trick() -> None:
+    """West leads 4C, East (an opponent of South) wins with AH; South, void in clubs,
+    throws AD (no quint) rather than its lowest card 5S (a quint for East-West)."""
+    state = position(
+        {"N": "7S", "E": "JD", "S": "5S AD", "W": "9S"},
+        leader="W",
+        trick="4C 6S AH",
+    )
+    assert state.current_player() == 2
+    assert heuristic_play(state) == "AD"
+
+
+def test_the_quint_royal_goes_on_a_partners_sure_trick() -> None:
+    """North wins the trick with AH (nothing can beat it): South throws the joker."""
+    state = position(
+        {"N": "2S 3S", "E": "4D 6D", "S": "JK 7C 8C", "W": "9S TS JS"},
+        leader="N",
+        trick="AH 5D",
+    )
+    assert state.current_player() == 2
+    assert heuristic_play(state) == "JK"
+
+
+def test_keep_the_last_trick_winner_for_the_cachette() -> None:
+    """At the 11th trick South could win only with AH, the sure winner of the 12th trick
+    (worth two tricks and the cachette's quints): it keeps it and plays 2S."""
+    state = position(
+        {"N": "6S 7S", "E": "9C", "S": "AH 2S", "W": "8S TS"},
+        leader="E",
+        trick="3C",
+        cachette="5H 5D 4S 2D 3H",
+    )
+    assert state.tricks_played == 10 and state.current_player() == 2
+    assert heuristic_play(state) == "2S"
