@@ -80,6 +80,10 @@ for line in sys.stdin:
             sys.exit(3)
         elif mode == "sleep":
             time.sleep(60)
+        elif mode == "spin":
+            end = time.time() + 60
+            while time.time() < end:
+                pass
         elif mode == "garbage":
             print("I think I will play the ace", flush=True)
         elif mode == "wrong-type":
@@ -454,3 +458,20 @@ def test_a_table_seats_an_allowed_command_for_several_hands(tmp_path: Path) -> N
     assert [m["type"] for m in messages].count("new_hand") == 2
     assert [m["type"] for m in messages].count("end_hand") == 2
     assert bot.incidents == []
+
+
+@pytest.mark.parametrize(("mode", "why"), [("spin", "CPU seconds"), ("sleep", "in time")])
+def test_an_external_bots_budget_is_cpu_time_with_wall_time_as_a_ceiling(
+    mode: str, why: str, tmp_path: Path
+) -> None:
+    """Rule: a bot's budget is CPU seconds of its processes; one that computes past it is
+    stopped on its CPU time, one that only waits on the wall-time ceiling."""
+    script = write(tmp_path, "bad.py", BAD_BOT)
+    pids = tmp_path / "pids"
+    bot = ExternalBot([sys.executable, str(script), mode, str(pids)], max_restarts=0)
+    state = deal("quinto", "partnership", 3)
+    view = BotView.of(state, state.current_player(), random.Random(1), Budget(seconds=0.2))
+    bot.act(view)
+    bot.close()
+    assert bot.incidents and bot.incidents[0].kind == "timeout"
+    assert why in bot.incidents[0].detail, bot.incidents[0].detail

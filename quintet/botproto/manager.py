@@ -27,6 +27,7 @@ from quintet.botproto.protocol import (
     MARGIN,
     PREFIX,
     STARTUP_TIMEOUT,
+    WALL_PER_CPU,
     log,
 )
 from quintet.bots.base import Bot, BotView
@@ -205,7 +206,15 @@ class ExternalBot:
             _check_visible([request], view.obs)
             proc.drain()
             proc.send(request)
-            answer = proc.receive(time.monotonic() + seconds + MARGIN, self._request(kind))
+            # A budget is CPU seconds of the bot's processes, as for the project's bots;
+            # wall time only bounds it from above. Without /proc: wall time, as before.
+            cpu = proc.cpu_seconds() is not None
+            wall = seconds * WALL_PER_CPU + MARGIN if cpu else seconds + MARGIN
+            answer = proc.receive(
+                time.monotonic() + wall,
+                self._request(kind),
+                cpu_limit=seconds + MARGIN if cpu else None,
+            )
             return self._read_action(answer, view, kind)
         except _Gone:
             return self._fallback(view, kind)

@@ -20,7 +20,9 @@ from collections import deque
 from collections.abc import Sequence
 from typing import IO, Any
 
+from quintet.botproto.cpu import tree_cpu_seconds
 from quintet.botproto.protocol import (
+    CPU_POLL,
     GRACE,
     JSON,
     MAX_LINE,
@@ -165,16 +167,36 @@ class _Process:
             raise _Failure("crash", self.why_dead(), drop=True)
         self._outbox.put(encode(message))
 
-    def receive(self, deadline: float, what: str) -> Any:
+    def cpu_seconds(self) -> float | None:
+        """Return the CPU seconds the bot's process tree has used, None if unknown."""
+        return tree_cpu_seconds(self.proc.pid)
+
+    def receive(self, deadline: float, what: str, cpu_limit: float | None = None) -> Any:
         """Return the next message (parsed), skipping ``log`` messages.
 
+        ``deadline`` is a ``time.monotonic()`` ceiling; ``cpu_limit``, when given, the
+        most CPU seconds the bot's processes may use from now on (checked every
+        :data:`CPU_POLL` seconds of waiting).
+
         Raises:
-            _Failure: timeout, crash or a line that is not JSON.
+            _Failure: timeout (wall or CPU), crash or a line that is not JSON.
         """
+        start = self.cpu_seconds() if cpu_limit is not None else None
         while True:
+            left = deadline - time.monotonic()
+            wait = max(0.0, left if start is None else min(left, CPU_POLL))
             try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+                line = self.lines.get(timeout=wait)
             except queue.Empty:
+                if time.monotonic() < deadline and start is not None and cpu_limit is not None:
+                    used = self.cpu_seconds()
+                    if used is None or used - start <= cpu_limit:
+                        continue
+                    raise _Failure(
+                        "timeout",
+                        f"no answer to {what} within {cpu_limit:g} CPU seconds",
+                        drop=True,
+                    ) from None
                 raise _Failure("timeout", f"no answer to {what} in time", drop=True) from None
             if line is None:
                 self.lines.put(None)

@@ -20,6 +20,11 @@ DEFAULT_TIMEOUT: Final = 5.0
 STARTUP_TIMEOUT: Final = 10.0
 #: Seconds allowed on top of ``time_ms`` for the pipes and the process's scheduling.
 MARGIN: Final = 0.5
+#: A decision's wall-time ceiling, as a multiple of its CPU budget (plus MARGIN): a bot
+#: that waits instead of computing is still stopped.
+WALL_PER_CPU: Final = 5.0
+#: Seconds between two readings of a bot's CPU time while it thinks.
+CPU_POLL: Final = 0.05
 #: Seconds a bot has to exit after ``quit`` before it is killed.
 GRACE: Final = 1.0
 #: Longest line read from a bot, in bytes.
@@ -52,6 +57,7 @@ def encode(message: JSON) -> bytes:
 
 
 __all__ = [
+    "CPU_POLL",
     "DEFAULT_TIMEOUT",
     "GRACE",
     "JSON",
@@ -61,6 +67,7 @@ __all__ = [
     "PROTOCOL",
     "STARTUP_TIMEOUT",
     "VERSION",
+    "WALL_PER_CPU",
     "command_of",
     "encode",
     "is_external",
