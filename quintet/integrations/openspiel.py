@@ -443,10 +443,10 @@ class QuintetBot(pyspiel.Bot):  # type: ignore[misc]
             raise ValueError(f"bot {self.bot.name} answered an illegal action {action!r}")
         return int(action)
 
-    def restart_at(self, state: Any) -> None:
+    def restart_at(self, state: QuintetState) -> None:
         """Nothing to forget: the bot keeps no state between decisions."""
 
-    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+    def inform_action(self, state: QuintetState, player_id: int, action: int) -> None:
         """Ignore other players' actions (the view is built from the state)."""
 
 
