@@ -24,6 +24,10 @@ from quintet.solver import QuintoSolver, QuintusSolver, SolverLimitError, solver
 #: each search finds the later positions already in the solver's table.
 DEFAULT_MAX_NODES = 100_000_000
 
+# The states here are typed Any: they go to their game's solver (QuintoSolver |
+# QuintusSolver), each of whose methods takes its own engine's state class; a precise
+# type would need a cast at every call.
+
 
 class AnalysisError(QuintetError):
     """The point asked for has no card play to value."""

@@ -336,6 +336,7 @@ def replay(record: Record, upto: tuple[int, int] | None = None) -> Match:
                 f"not seat {h.dealer}",
                 i,
             )
+        # Any: it goes back to match.why_over, which takes its own engine's state class.
         state: Any = match.deal_recorded(h.hands, h.cachette)
         for j, (seat, a) in enumerate(h.actions):
             if upto is not None and (i, j) == upto:

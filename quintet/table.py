@@ -165,6 +165,8 @@ class Table:
     @property
     def state(self) -> Any:
         """The hand in play (or the last one)."""
+        # Any, not QuintoState | QuintusState | None: the front ends read each game's own
+        # fields from it, and most of them only once a hand is dealt.
         return self.match.state
 
     @property
@@ -209,7 +211,7 @@ class Table:
     def _deal_rng(self) -> random.Random:
         return random.Random(deal_seed(self.seed, len(self.match.hands)))
 
-    def deal(self) -> Any:
+    def deal(self) -> GameState:
         """Deal the next hand.
 
         Raises:
@@ -261,7 +263,7 @@ class Table:
             hands[-1] = state
         return Preview(seat, int(a), state, new, over, result)
 
-    def commit(self, preview: Preview) -> Any:
+    def commit(self, preview: Preview) -> GameState:
         """Make the previewed action (nothing else may have changed the hand since).
 
         Returns the hand with the action made.

@@ -12,6 +12,7 @@ from typing import Any
 
 from quintet.actions import Action, action_from_json, action_str, parse_action
 from quintet.botproto.messages import (
+    MessageState,
     _check_visible,
     _played_by,
     end_hand_message,
@@ -33,6 +34,7 @@ from quintet.botproto.protocol import (
 from quintet.bots.base import Bot, BotView
 from quintet.cards import CardMask
 from quintet.errors import InvalidActionError
+from quintet.game import Observation
 
 
 @dataclass(frozen=True)
@@ -83,11 +85,11 @@ class _Session:
     gone: str | None = None  # why it is no longer asked
 
 
-def _identity(obs: Any) -> tuple[Any, ...]:
+def _identity(obs: Observation) -> tuple[Any, ...]:
     return (obs.game, obs.variant, obs.viewer, obs.dealer, getattr(obs, "start_score", None))
 
 
-def _dealt(obs: Any, seats: Iterable[int]) -> dict[int, CardMask]:
+def _dealt(obs: Observation, seats: Iterable[int]) -> dict[int, CardMask]:
     played = _played_by(obs.history, len(obs.hands))
     return {s: (obs.hands[s] or 0) | played[s] for s in seats}
 
@@ -149,7 +151,7 @@ class ExternalBot:
             return None
         return self._ask(view, "signal")
 
-    def end_hand(self, state: Any) -> None:
+    def end_hand(self, state: MessageState) -> None:
         """Tell the program the hand is over: the events it has not seen, then ``end_hand``.
 
         ``state`` is the finished hand; only what each player may see of it is sent.
@@ -253,7 +255,7 @@ class ExternalBot:
             text or "no signal",
         )
 
-    def _same_hand(self, sess: _Session, obs: Any) -> bool:
+    def _same_hand(self, sess: _Session, obs: Observation) -> bool:
         if sess.hand != _identity(obs) or obs.history[: len(sess.history)] != sess.history:
             return False
         return _dealt(obs, sess.known) == sess.dealt
@@ -358,7 +360,9 @@ class ExternalBot:
         return action
 
 
-def finish_hand(bots: Sequence[Any], state: Any, close: bool = True) -> list[Incident]:
+def finish_hand(
+    bots: Sequence[Any], state: MessageState | None, close: bool = True
+) -> list[Incident]:
     """Tell the external bots among ``bots`` how the hand ended; stop them if ``close``.
 
     Returns their incidents. Other bots are left alone, so a table can call this after

@@ -12,17 +12,39 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from quintet.actions import Action, action_str, action_to_json, is_play
 from quintet.bots.base import BotView
 from quintet.cards import CardMask, card_str, mask_cards
 from quintet.errors import InvalidOptionError
+from quintet.game import GameState, Observation
 from quintet.games import GameInfo, game_of
-from quintet.quinto import QuintoState
-from quintet.quintus import QuintusState
+from quintet.quinto import QuintoObservation, QuintoState
+from quintet.quintus import QuintusObservation, QuintusState
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 JSON = dict[str, Any]
+
+
+class MessageState(GameState, Protocol):
+    """The game protocol and the two things of a state the messages read besides.
+
+    ``rules`` (a dataclass: its fields are the ``options`` of ``new_hand``) and
+    ``visible_seats(viewer)`` (the seats whose hands the player of ``viewer`` sees).
+    Both engines have them.
+    """
+
+    @property
+    def rules(self) -> DataclassInstance:
+        """The hand's rules."""
+        ...
+
+    def visible_seats(self, viewer: int) -> tuple[int, ...]:
+        """Return the seats whose hands the player deciding for ``viewer`` sees."""
+        ...
 
 
 def cards_json(mask: CardMask) -> list[str]:
@@ -38,7 +60,7 @@ def _played_by(history: Iterable[tuple[int, Action]], seats: int) -> list[CardMa
     return played
 
 
-def visible_mask(obs: Any) -> CardMask:
+def visible_mask(obs: Observation) -> CardMask:
     """Return every card the player of ``obs`` may know the place of.
 
     That is the cards of the hands it sees (as they are now and as they were dealt), the
@@ -76,7 +98,7 @@ def _cards_in(message: Any) -> Iterable[str]:
             yield from _cards_in(item)
 
 
-def _check_visible(messages: Sequence[JSON], obs: Any) -> None:
+def _check_visible(messages: Sequence[JSON], obs: Observation) -> None:
     """Raise RuntimeError if a message holds a card the player may not see (a bug)."""
     allowed = {card_str(c) for c in mask_cards(visible_mask(obs))}
     for message in messages:
@@ -85,16 +107,16 @@ def _check_visible(messages: Sequence[JSON], obs: Any) -> None:
                 raise RuntimeError(f"refusing to send hidden card {code} to seat {obs.viewer}")
 
 
-def _options(state: Any) -> JSON:
+def _options(state: MessageState) -> JSON:
     rules = state.rules
     return {f.name: getattr(rules, f.name) for f in fields(rules) if f.name != "variant"}
 
 
-def _controls(state: Any, viewer: int) -> list[int]:
+def _controls(state: GameState, viewer: int) -> list[int]:
     return [s for s in range(state.num_seats) if state.controller(s) == viewer]
 
 
-def new_hand_message(state: Any, viewer: int) -> JSON:
+def new_hand_message(state: MessageState, viewer: int) -> JSON:
     """Return the ``new_hand`` message for the player at seat ``viewer`` of ``state``.
 
     ``hands[s]`` is seat ``s``'s hand as dealt for every seat the player could see when
@@ -153,7 +175,7 @@ def _event_json(ev: Any, number: int) -> JSON | None:
     return out
 
 
-def hand_events(state: Any, viewer: int, known: Iterable[int] = ()) -> list[JSON]:
+def hand_events(state: MessageState, viewer: int, known: Iterable[int] = ()) -> list[JSON]:
     """Return the ``event`` messages of ``state``'s hand so far, as seat ``viewer`` sees them.
 
     These are the engine's public events (:meth:`~quintet.game.GameState.events`) in
@@ -166,7 +188,8 @@ def hand_events(state: Any, viewer: int, known: Iterable[int] = ()) -> list[JSON
     history = state.history()
     replay = state.snapshot()
     seen = set(known) | set(replay.visible_seats(viewer))
-    quintus_known = getattr(replay, "quintus", 0) >= 0
+    chosen = _parts_of(game_of(state)).chosen
+    quintus_known = chosen(replay) is not None
     out: list[JSON] = []
     after: list[JSON] = []
     i = 0
@@ -185,12 +208,11 @@ def hand_events(state: Any, viewer: int, known: Iterable[int] = ()) -> list[JSON
                         {"type": "event", "event": "reveal", "seat": s}
                         | {"cards": cards_json(replay.hands[s])}
                     )
-            if not quintus_known and replay.quintus_seat is not None:
-                quintus_known = True
-                after.append(
-                    {"type": "event", "event": "quintus", "seat": replay.quintus}
-                    | {"contract": replay.contract}
-                )
+            if not quintus_known:
+                named = chosen(replay)
+                if named is not None:
+                    quintus_known = True
+                    after.append(named)
         if ev.kind == "trick":
             tricks += 1
         msg = _event_json(ev, tricks)
@@ -218,7 +240,7 @@ def request_message(view: BotView, kind: str, time_ms: int) -> JSON:
     return out
 
 
-def end_hand_message(state: Any) -> JSON:
+def end_hand_message(state: GameState) -> JSON:
     """Return the ``end_hand`` message of a finished hand (all public by then)."""
     info = game_of(state)
     return {"type": "end_hand", **_parts_of(info).end_hand(info, state)}
@@ -227,11 +249,11 @@ def end_hand_message(state: Any) -> JSON:
 # ------------------------------------------------------------ each game's own parts
 
 
-def _quinto_new_hand(obs: Any, snap: Any) -> JSON:
+def _quinto_new_hand(obs: QuintoObservation, snap: QuintoState) -> JSON:
     return {"lone_seat": obs.lone_seat, "score": list(obs.start_score)}
 
 
-def _quinto_end_hand(info: GameInfo, state: Any) -> JSON:
+def _quinto_end_hand(info: GameInfo, state: QuintoState) -> JSON:
     hp = state.hand_points()
     side = _side_of(info)
     return {
@@ -242,17 +264,28 @@ def _quinto_end_hand(info: GameInfo, state: Any) -> JSON:
     }
 
 
-def _quintus_new_hand(obs: Any, snap: Any) -> JSON:
+def _quintus_new_hand(obs: QuintusObservation, snap: QuintusState) -> JSON:
     return {"quintus": snap.quintus_seat}
 
 
-def _quintus_end_hand(info: GameInfo, state: Any) -> JSON:
+def _quintus_end_hand(info: GameInfo, state: QuintusState) -> JSON:
     return {
         "scores": list(state.scores()),
         "points": list(state.points()),
         "void": state.void,
         "made": state.made(),
     }
+
+
+def _quinto_chosen(state: QuintoState) -> JSON | None:
+    return None  # Quinto has no quintus
+
+
+def _quintus_chosen(state: QuintusState) -> JSON | None:
+    q = state.quintus_seat
+    if q is None:
+        return None
+    return {"type": "event", "event": "quintus", "seat": q, "contract": state.contract}
 
 
 def _side_of(info: GameInfo) -> dict[int, int]:
@@ -263,16 +296,18 @@ def _side_of(info: GameInfo) -> dict[int, int]:
 @dataclass(frozen=True, slots=True)
 class _Parts:
     """What one game adds to ``new_hand`` (from the observation and the hand's start) and
-    to ``end_hand`` (from the finished hand)."""
+    to ``end_hand`` (from the finished hand); ``chosen`` is the ``quintus`` event once a
+    state's quintus is known (None until then, and in a game without one)."""
 
     new_hand: Callable[[Any, Any], JSON]
     end_hand: Callable[[GameInfo, Any], JSON]
+    chosen: Callable[[Any], JSON | None]
 
 
 #: Per engine, by the game's ``state_class``.
 _GAME_PARTS: Final[Mapping[type, _Parts]] = {
-    QuintoState: _Parts(_quinto_new_hand, _quinto_end_hand),
-    QuintusState: _Parts(_quintus_new_hand, _quintus_end_hand),
+    QuintoState: _Parts(_quinto_new_hand, _quinto_end_hand, _quinto_chosen),
+    QuintusState: _Parts(_quintus_new_hand, _quintus_end_hand, _quintus_chosen),
 }
 
 
@@ -284,6 +319,7 @@ def _parts_of(info: GameInfo) -> _Parts:
 
 
 __all__ = [
+    "MessageState",
     "cards_json",
     "end_hand_message",
     "hand_events",

@@ -32,10 +32,11 @@ from quintet.actions import (
 )
 from quintet.cards import JOKER, cards_str
 from quintet.errors import InvalidOptionError
+from quintet.game import Observation
 from quintet.games import GameInfo
 from quintet.integrations.spec import seat_codes
-from quintet.quinto import QuintoState
-from quintet.quintus import QuintusState
+from quintet.quinto import QuintoObservation, QuintoState
+from quintet.quintus import QuintusObservation, QuintusState
 
 if TYPE_CHECKING:
     from quintet.integrations.encoder import Encoder
@@ -49,7 +50,12 @@ _TEXT: Final = tuple(action_str(a) for a in range(NUM_ACTIONS))
 
 
 class Layout(Protocol):
-    """One game's own parts of the tensors and of the observation string."""
+    """One game's own parts of the tensors and of the observation string.
+
+    ``obs`` is typed Any here: each layout takes its own engine's observation class
+    (:class:`QuintoLayout` a ``QuintoObservation``...), which a parameter typed
+    ``Observation`` would refuse (a protocol's parameters are contravariant).
+    """
 
     def recall_pieces(self, spec: TableSpec) -> list[Piece]:
         """The information state's parts before ``plays`` and ``leaders``."""
@@ -72,12 +78,12 @@ class Layout(Protocol):
         ...
 
 
-def _trick_text(spec: TableSpec, obs: Any) -> str:
+def _trick_text(spec: TableSpec, obs: Observation) -> str:
     names = spec.seat_names
     return " ".join(f"{names[s]}:{_TEXT[c]}" for s, c in obs.trick) or "-"
 
 
-def _table(enc: Encoder, ones: list[int], obs: Any) -> None:
+def _table(enc: Encoder, ones: list[int], obs: Observation) -> None:
     """The parts every game's observation shares: the trick and the cards played."""
     at = enc._at
     index = enc._index
@@ -116,7 +122,7 @@ class QuintoLayout:
             ("cachette", (len(spec.deck),)),
         ]
 
-    def history(self, enc: Encoder, ones: list[int], obs: Any) -> None:
+    def history(self, enc: Encoder, ones: list[int], obs: QuintoObservation) -> None:
         at = enc._at
         index = enc._index
         n = enc.spec.num_seats
@@ -135,7 +141,7 @@ class QuintoLayout:
         if obs.cachette is not None:
             enc._cards_of(ones, enc._at["cachette"], (obs.cachette,))
 
-    def table(self, enc: Encoder, ones: list[int], obs: Any) -> None:
+    def table(self, enc: Encoder, ones: list[int], obs: QuintoObservation) -> None:
         at = enc._at
         _table(enc, ones, obs)
         ones.append(at["phase"] + self.PHASES.index(obs.phase))
@@ -149,7 +155,7 @@ class QuintoLayout:
             d["tricks_won"][side] = obs.tricks_won[side] / self.tricks_scale
             d["points"][side] = (obs.score[side] - obs.start_score[side]) / self.points_scale
 
-    def line(self, spec: TableSpec, obs: Any) -> str:
+    def line(self, spec: TableSpec, obs: QuintoObservation) -> str:
         names = spec.seat_names
         turn = names[obs.current_player] if obs.current_player >= 0 else "-"
         hp = (obs.score[0] - obs.start_score[0], obs.score[1] - obs.start_score[1])
@@ -200,7 +206,7 @@ class QuintusLayout:
             ("points", (3,)),
         ]
 
-    def history(self, enc: Encoder, ones: list[int], obs: Any) -> None:
+    def history(self, enc: Encoder, ones: list[int], obs: QuintusObservation) -> None:
         at = enc._at
         index = enc._index
         n = enc.spec.num_seats
@@ -229,7 +235,7 @@ class QuintusLayout:
         if obs.nil is not None:
             ones.append(at["nil"] + NIL_NAMES.index(obs.nil))
 
-    def table(self, enc: Encoder, ones: list[int], obs: Any) -> None:
+    def table(self, enc: Encoder, ones: list[int], obs: QuintusObservation) -> None:
         at = enc._at
         _table(enc, ones, obs)
         ones.append(at["phase"] + self.PHASES.index(obs.phase))
@@ -250,7 +256,7 @@ class QuintusLayout:
         for i, p in enumerate(obs.points):
             points[i] = min(1.0, max(0.0, (p - low) / span))
 
-    def line(self, spec: TableSpec, obs: Any) -> str:
+    def line(self, spec: TableSpec, obs: QuintusObservation) -> str:
         turn = obs.current_player if obs.current_player >= 0 else "-"
         q = "-" if obs.quintus is None else obs.quintus
         bid = "-" if obs.high_bid is None else obs.high_bid

@@ -52,6 +52,7 @@ from quintet.actions import NUM_ACTIONS, Action, action_str, is_signal
 from quintet.bots import Bot, BotView, Budget, make_bot
 from quintet.cards import card_str, mask_cards
 from quintet.errors import IllegalActionError, InvalidOptionError
+from quintet.game import GameState
 from quintet.games import GAMES, find_game
 from quintet.integrations import Encoder, TableSpec, hand_option_defaults, table_spec
 
@@ -163,7 +164,7 @@ class QuintetGame(pyspiel.Game):  # type: ignore[misc]
         """Return the number of chance nodes in a hand: the cards dealt."""
         return self.spec.deal_size
 
-    def state_from_engine(self, engine: Any) -> QuintetState:
+    def state_from_engine(self, engine: GameState) -> QuintetState:
         """Return the OpenSpiel state of an engine state of this game (deal and history).
 
         ``engine`` must be a hand of this game's rules, dealer and seats from its start
@@ -346,12 +347,14 @@ class QuintetState(pyspiel.State):  # type: ignore[misc]
         return "\n".join(lines)
 
 
-def _deal_order(spec: TableSpec, engine: Any) -> list[int]:
+def _deal_order(spec: TableSpec, engine: GameState) -> list[int]:
     """Return the chance outcomes that deal ``engine``'s hand in :meth:`TableSpec.deal_slot`
     order."""
     slots = [list(mask_cards(m)) for m in engine.initial_hands()]
     if spec.info.cachette_size:
-        slots.append(list(mask_cards(engine.initial_cachette())))
+        cachette = engine.initial_cachette()
+        assert cachette is not None, "a game with a cachette deals one"
+        slots.append(list(mask_cards(cachette)))
     for s in slots:
         s.reverse()
     return [slots[spec.deal_slot(k)].pop() for k in range(spec.deal_size)]
@@ -443,10 +446,10 @@ class QuintetBot(pyspiel.Bot):  # type: ignore[misc]
             raise ValueError(f"bot {self.bot.name} answered an illegal action {action!r}")
         return int(action)
 
-    def restart_at(self, state: Any) -> None:
+    def restart_at(self, state: QuintetState) -> None:
         """Nothing to forget: the bot keeps no state between decisions."""
 
-    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+    def inform_action(self, state: QuintetState, player_id: int, action: int) -> None:
         """Ignore other players' actions (the view is built from the state)."""
 
 

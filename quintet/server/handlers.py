@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from quintet.actions import Action, action_from_json, parse_action
 from quintet.errors import InvalidActionError
-from quintet.game import IllegalReason, Observation
+from quintet.game import GameState, IllegalReason, Observation
 from quintet.server import views
 from quintet.server.conn import Conn
 from quintet.server.db import SeatRow
@@ -62,7 +62,7 @@ class Handlers:
             self,
             owner: str,
             level: str,
-            state: Any,
+            state: GameState,
             seat: int,
             seed: str,
             kind: str,
@@ -420,7 +420,7 @@ def drop_hint(conn: Conn) -> None:
 
 
 def parse_client_action(
-    raw: Any, num_seats: int, controls: tuple[int, ...], state: Any
+    raw: Any, num_seats: int, controls: tuple[int, ...], state: GameState
 ) -> tuple[int, Action]:
     """Return ``(seat, action)`` from an ``act`` message's ``action``.
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from quintet.actions import Action
 from quintet.errors import InvalidOptionError, QuintetError
+from quintet.game import GameState
 from quintet.games import find_game
 from quintet.server import db
 from quintet.server.botjobs import decide, warm_up
@@ -182,7 +183,7 @@ class Hub(Handlers):
         self,
         owner: str,
         level: str,
-        state: Any,
+        state: GameState,
         seat: int,
         seed: str,
         kind: str,

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from quintet.actions import MELD_COURT, MELD_STRAIGHT, Action, action_str, action_to_json
-from quintet.game import Observation
+from quintet.game import GameState, Observation
 from quintet.games import find_game
 from quintet.record import Record, record_from_match, score
 from quintet.server import db, views
@@ -349,7 +349,7 @@ class LiveTable:
     def sheet(self) -> JSON:
         """Return the score sheet (rebuilt when a trick or hand ends)."""
         match = self.table.match
-        st: Any = match.state
+        st: GameState | None = match.state
         key = (
             len(match.hands),
             None

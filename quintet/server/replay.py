@@ -6,11 +6,12 @@ Only for tables that are over: every card is in these views. The server runs
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from quintet.actions import action_str, action_to_json
 from quintet.cards import card_str
-from quintet.game import Event
+from quintet.game import Event, GameState
 from quintet.games import game_of
 from quintet.record import Record, record_from_json, replay, score
 from quintet.server import views
@@ -27,10 +28,10 @@ def replay_steps(record: Record) -> JSON:
     """
     match = replay(record)
     hands: list[JSON] = []
-    final: Any  # a QuintoState or QuintusState (each has its events)
-    for i, final in enumerate(match.hands):
+    played: Sequence[GameState] = match.hands
+    for i, final in enumerate(played):
         tricks = _tricks_by_action(final.events())
-        st: Any = final.snapshot()
+        st = final.snapshot()
         first = st.observation(0)
         steps = [views.hand_json(first, st.hands, i)]
         for k, (seat, a) in enumerate(final.history()):

@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from quintet.actions import action_str, action_to_json, is_play
 from quintet.cards import CardMask, card_str, mask_cards
-from quintet.game import Event, Observation
+from quintet.game import Event, GameState, Observation
 from quintet.games import find_game
 from quintet.quinto import QuintoMatch, QuintoObservation, QuintoState
 from quintet.quinto.rules import SEAT_NAMES, SIDE_NAMES
@@ -58,7 +58,7 @@ def hand_json(obs: Observation, hands: Sequence[CardMask | None], number: int) -
     return out
 
 
-def _quinto_hand(obs: Any) -> JSON:
+def _quinto_hand(obs: QuintoObservation) -> JSON:
     """Return Quinto's public fields of the hand in play."""
     lone = getattr(obs, "lone_seat", None)
     return {
@@ -75,7 +75,7 @@ def _quinto_hand(obs: Any) -> JSON:
     }
 
 
-def _quintus_hand(obs: Any) -> JSON:
+def _quintus_hand(obs: QuintusObservation) -> JSON:
     """Return Quintus's public fields of the hand in play."""
     return {
         "quintus": getattr(obs, "quintus", None),
@@ -124,7 +124,7 @@ def event_json(game: str, e: Event) -> JSON:
     return out
 
 
-def public_log(state: Any) -> tuple[list[JSON], JSON | None]:
+def public_log(state: GameState) -> tuple[list[JSON], JSON | None]:
     """Return the hand's public events and its last completed trick (or None)."""
     game = state.game
     events = state.events()
@@ -234,7 +234,7 @@ def quintus_ledger(match: QuintusMatch) -> JSON:
     }
 
 
-def hand_result(state: Any) -> JSON:
+def hand_result(state: GameState) -> JSON:
     """Return the end-of-hand summary: the deal (all hands as dealt) and the result.
 
     Only for a finished hand: the deal is shown to everyone once the hand is over.
@@ -245,7 +245,7 @@ def hand_result(state: Any) -> JSON:
     return out
 
 
-def _quinto_result(state: Any, deal: JSON) -> JSON:
+def _quinto_result(state: QuintoState, deal: JSON) -> JSON:
     """Return a finished Quinto hand's result (and put its cachette in the deal)."""
     deal["cachette"] = cards_json(state.initial_cachette())
     s = hand_summary(state)
@@ -262,7 +262,7 @@ def _quinto_result(state: Any, deal: JSON) -> JSON:
     }
 
 
-def _quintus_result(state: Any, deal: JSON) -> JSON:
+def _quintus_result(state: QuintusState, deal: JSON) -> JSON:
     """Return a finished Quintus hand's result."""
     return {
         "void": state.void,

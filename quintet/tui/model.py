@@ -36,11 +36,11 @@ from quintet.actions import (
     is_play,
 )
 from quintet.cards import Card
-from quintet.game import Event
+from quintet.game import Event, GameState, Observation
 from quintet.games import find_game
-from quintet.quinto import QuintoMatch
+from quintet.quinto import QuintoMatch, QuintoObservation
 from quintet.quinto.rules import SIDE_NAMES
-from quintet.quintus import QuintusMatch
+from quintet.quintus import QuintusMatch, QuintusObservation
 from quintet.tui.render import (
     action_label,
     action_phrase,
@@ -142,7 +142,7 @@ class TableView:
         return action in self.legal.get(seat, set())
 
 
-def seat_names(game: str, obs: Any) -> list[str]:
+def seat_names(game: str, obs: Observation) -> list[str]:
     """Return each seat's name as the log writes it (the dummy marked)."""
     info = find_game(game)
     names = [seat_label(game, s) for s in range(info.num_seats)]
@@ -173,7 +173,7 @@ def finished_tricks(
 
 def build_view(table: Any, person: int, bid_amount_wanted: int | None = None) -> TableView:
     """Return what the person at seat ``person`` sees of ``table`` now."""
-    state = table.state
+    state: GameState = table.state
     game = table.game
     obs = state.observation(person)
     events: list[Event] = state.events()
@@ -283,16 +283,16 @@ def _phase_title(game: str, phase: str) -> str:
     }.get(phase, phase.capitalize())
 
 
-def _trump_suit(obs: Any) -> int | None:
+def _trump_suit(obs: Observation) -> int | None:
     trump = getattr(obs, "trump", None)
     return "SCDH".index(trump) if trump in ("S", "C", "D", "H") else None
 
 
-def _title(table: Any, obs: Any) -> str:
+def _title(table: Any, obs: Observation) -> str:
     return _TITLES[type(table.match)](table, obs)
 
 
-def _quinto_title(table: Any, obs: Any) -> str:
+def _quinto_title(table: Any, obs: QuintoObservation) -> str:
     match = table.match
     if obs.lone_seat is not None:
         kind = "three-hand game"
@@ -301,14 +301,14 @@ def _quinto_title(table: Any, obs: Any) -> str:
     return f"Quinto {table.variant} · {kind} · hand {len(match.hands)}"
 
 
-def _quintus_title(table: Any, obs: Any) -> str:
+def _quintus_title(table: Any, obs: QuintusObservation) -> str:
     match = table.match
     done = match.hands_played()
     now = done + (0 if match.hands[-1].is_terminal() else 1)
     return f"Quintus {table.variant} · hand {max(now, 1)} of {match.rules.hands}"
 
 
-def _player(table: Any, obs: Any, seat: int, person: int) -> str:
+def _player(table: Any, obs: Observation, seat: int, person: int) -> str:
     ctrl = table.player_of(seat)
     if ctrl != seat:
         return "dummy, yours" if ctrl == person else f"dummy of {seat_label('quinto', ctrl)}"
@@ -317,7 +317,7 @@ def _player(table: Any, obs: Any, seat: int, person: int) -> str:
     return table.seats[seat] or "person"
 
 
-def _tags(game: str, obs: Any, seat: int) -> list[str]:
+def _tags(game: str, obs: Observation, seat: int) -> list[str]:
     """Return a seat's role tags: dealer, then its side (Quinto) or team (Quintus)."""
     info = find_game(game)
     tags = []
@@ -342,7 +342,9 @@ def _tags(game: str, obs: Any, seat: int) -> list[str]:
     return tags
 
 
-def _notes(game: str, obs: Any, history: tuple[tuple[int, Action], ...]) -> dict[int, str]:
+# _notes, _choices and _prompt serve both games: a field only one game's observation has
+# (Quintus's meld, high_bid) is read by name, in the phase that game alone has.
+def _notes(game: str, obs: Observation, history: tuple[tuple[int, Action], ...]) -> dict[int, str]:
     notes: dict[int, str] = {}
     phase = obs.phase
     if phase in ("doubling", "auction"):
@@ -353,13 +355,13 @@ def _notes(game: str, obs: Any, history: tuple[tuple[int, Action], ...]) -> dict
         arrow = {"up": "↑", "down": "↓", "ask": "?"}[name]
         notes[seat] = f"signals {name} {arrow}"
     if phase == "meld" and obs.current_player >= 0:
-        notes[obs.current_player] = f"meld or decline the {obs.meld}?"
+        notes[obs.current_player] = f"meld or decline the {getattr(obs, 'meld', None)}?"
     return notes
 
 
 def _choices(
     game: str,
-    obs: Any,
+    obs: Observation,
     decision: int | None,
     person: int,
     legal: dict[int, set[Action]],
@@ -370,7 +372,7 @@ def _choices(
     if phase == "doubling" and decision is not None:
         return [ChoiceView(action_label(a), a, a in mine) for a in DOUBLING]
     if phase == "auction" and decision is not None:
-        low = max(30, (obs.high_bid or 0) + 2)
+        low = max(30, (getattr(obs, "high_bid", None) or 0) + 2)
         amount = min(max(wanted if wanted is not None else low, 30), 120)
         b = bid(amount)
         return [
@@ -384,7 +386,7 @@ def _choices(
     if phase == "nil" and decision is not None:
         return [ChoiceView(action_label(a), a, a in mine) for a in NILS]
     if phase == "meld" and decision is not None:
-        m = MELD_COURT if obs.meld == "court" else MELD_STRAIGHT
+        m = MELD_COURT if getattr(obs, "meld", None) == "court" else MELD_STRAIGHT
         return [
             ChoiceView(action_label(m), m, m in mine),
             ChoiceView("Decline", DECLINE, DECLINE in mine),
@@ -395,7 +397,9 @@ def _choices(
     return []
 
 
-def _prompt(table: Any, obs: Any, decision: int | None, person: int, names: list[str]) -> str:
+def _prompt(
+    table: Any, obs: Observation, decision: int | None, person: int, names: list[str]
+) -> str:
     phase = obs.phase
     game = table.game
     if decision is None:
@@ -413,7 +417,7 @@ def _prompt(table: Any, obs: Any, decision: int | None, person: int, names: list
     if phase == "doubling":
         return f"{you} speak in the doubling round: 1-3 and Enter, or click."
     if phase == "auction":
-        high = obs.high_bid
+        high = getattr(obs, "high_bid", None)
         now = f"high bid {high}" if high else "no bid yet"
         return f"{you} bid or pass ({now}): −/+ set the bid, 1-2 and Enter."
     if phase == "trump":
@@ -423,7 +427,7 @@ def _prompt(table: Any, obs: Any, decision: int | None, person: int, names: list
     if phase == "meld":
         what = (
             "court (J Q K of one suit, +10)"
-            if obs.meld == "court"
+            if getattr(obs, "meld", None) == "court"
             else "straight (5-9 of one suit, +25)"
         )
         return f"{you} won a trick holding a {what}: meld it or decline (1-2, Enter)."
@@ -432,7 +436,7 @@ def _prompt(table: Any, obs: Any, decision: int | None, person: int, names: list
     return f"{you} {lead} to trick {obs.tricks_played + 1}: letter or ←/→, then Enter.{sig}"
 
 
-def _may_signal(game: str, obs: Any, person: int) -> bool:
+def _may_signal(game: str, obs: Observation, person: int) -> bool:
     """Return whether the person's seat may signal in this phase (a Quintus defender)."""
     return (
         "signal" in find_game(game).action_kinds
@@ -442,7 +446,7 @@ def _may_signal(game: str, obs: Any, person: int) -> bool:
 
 
 def _info(
-    table: Any, obs: Any, events: list[Event], tricks: list[TrickView]
+    table: Any, obs: Observation, events: list[Event], tricks: list[TrickView]
 ) -> tuple[Text, tuple[int, ...]]:
     return _INFOS[type(table.match)](table, obs, events, tricks)
 
@@ -451,7 +455,9 @@ def _row(label: str, a: object, b: object, style: str = "") -> Text:
     return Text(f"{label:<11}{a!s:>6}{b!s:>6}\n", style=style)
 
 
-def _quinto_info(table: Any, obs: Any, events: list[Event]) -> tuple[Text, tuple[int, ...]]:
+def _quinto_info(
+    table: Any, obs: QuintoObservation, events: list[Event]
+) -> tuple[Text, tuple[int, ...]]:
     out = Text()
     quints = [0, 0]
     for e in events:
@@ -497,7 +503,9 @@ def _quinto_info(table: Any, obs: Any, events: list[Event]) -> tuple[Text, tuple
     return out, (score[0], score[1])
 
 
-def _quintus_info(table: Any, obs: Any, tricks: list[TrickView]) -> tuple[Text, tuple[int, ...]]:
+def _quintus_info(
+    table: Any, obs: QuintusObservation, tricks: list[TrickView]
+) -> tuple[Text, tuple[int, ...]]:
     out = Text()
     q = obs.quintus
     out.append(f"Dealer Seat {obs.dealer}")

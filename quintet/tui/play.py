@@ -25,10 +25,11 @@ from textual.widgets import Footer, Header, Static
 from quintet.actions import Action, bid_amount, is_bid, is_play, is_signal
 from quintet.cards import Card
 from quintet.errors import IllegalActionError, InvalidActionError, InvalidOptionError
+from quintet.game import GameState
 from quintet.games import find_game
-from quintet.quinto import QuintoState
+from quintet.quinto import QuintoObservation, QuintoState
 from quintet.quinto.rules import SIDE_NAMES
-from quintet.quintus import QuintusState
+from quintet.quintus import QuintusObservation, QuintusState
 from quintet.record import Record, dumps
 from quintet.sheets import hand_summary, sheet
 from quintet.table import Table
@@ -859,7 +860,7 @@ class PlayApp(App[None]):
 
     def summary_text(self) -> Text:
         """Return the end-of-hand summary (the match's result when it is over)."""
-        state = self.table.state
+        state: GameState = self.table.state
         obs = state.observation(self.person)
         return _SUMMARIES[type(state)](self.table, state, obs)
 
@@ -957,7 +958,7 @@ def run_play(
     PlayApp(table, person, pace=pace, hint_level=hint_level, save_path=save_path).run()
 
 
-def _quinto_summary(table: Table, state: Any, obs: Any) -> Text:
+def _quinto_summary(table: Table, state: QuintoState, obs: QuintoObservation) -> Text:
     """Return a Quinto hand's summary: quints, tricks, the score, the game and rubber."""
     out = Text()
     s = hand_summary(state)
@@ -1004,13 +1005,14 @@ def _quinto_summary(table: Table, state: Any, obs: Any) -> Text:
     return out
 
 
-def _quintus_summary(table: Table, state: Any, obs: Any) -> Text:
+def _quintus_summary(table: Table, state: QuintusState, obs: QuintusObservation) -> Text:
     """Return a Quintus hand's summary: the contract, card points, scores and totals."""
     out = Text()
     if obs.void:
         out.append("All five passed: the hand is void, and the same dealer deals again.\n")
         return out
     q = obs.quintus
+    assert q is not None, "a finished hand that is not void has its quintus"
     out.append(f"Dealer Seat {obs.dealer} · quintus Seat {q} · trump ")
     out.append_text(trump_label(obs.trump))
     if obs.nil and obs.nil != "none":

@@ -11,7 +11,7 @@ a node limit; a position the solver gives up on reads "not solved".
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
@@ -24,12 +24,12 @@ from textual.message import Message
 from textual.widgets import Footer, Header, Static
 
 from quintet.actions import Action, is_play
-from quintet.game import Event
+from quintet.game import Event, GameState
 from quintet.games import find_game, game_of
-from quintet.quinto import QuintoState
+from quintet.quinto import QuintoObservation, QuintoState
 from quintet.quinto.rules import SIDE_NAMES
-from quintet.quintus import QuintusState
-from quintet.record import Record, replay
+from quintet.quintus import QuintusObservation, QuintusState
+from quintet.record import Match, Record, replay
 from quintet.sheets import sheet
 from quintet.solver import SolverLimitError
 from quintet.tui.model import finished_tricks, seat_names
@@ -139,8 +139,9 @@ class ReplayApp(App[None]):
     ) -> None:
         super().__init__()
         self.record = record
-        self.match: Any = replay(record)
-        self.finals: list[Any] = list(self.match.hands)
+        self.match: Match = replay(record)
+        played: Sequence[GameState] = self.match.hands
+        self.finals: list[GameState] = list(played)
         self.analysis_on = analysis
         self.max_nodes = max_nodes
         self.hand = min(max(hand, 0), max(len(self.finals) - 1, 0))
@@ -186,7 +187,7 @@ class ReplayApp(App[None]):
             return []
         return list(self.finals[self.hand].history())
 
-    def state(self) -> Any:
+    def state(self) -> GameState:
         """Return the hand shown, before action ``at``."""
         final = self.finals[self.hand]
         st = final.snapshot()
@@ -269,7 +270,7 @@ class ReplayApp(App[None]):
             hands.append("\n")
         cachette = getattr(st, "cachette", None)
         if cachette:
-            taken = st.cachette_side is not None
+            taken = getattr(st, "cachette_side", None) is not None
             hands.append(f"  {'Cachette':<14}", style="dim")
             hands.append_text(cards_text(cachette))
             hands.append("  (taken)\n" if taken else "\n", style="dim")
@@ -283,7 +284,7 @@ class ReplayApp(App[None]):
         self.analysis_panel.paint(self._analysis_text(st, nxt))
         self._maybe_solve(st, nxt)
 
-    def _trick_text(self, st: Any, names: list[str]) -> Text:
+    def _trick_text(self, st: GameState, names: list[str]) -> Text:
         out = Text()
         obs = st.observation(0)
         trick = list(obs.trick)
@@ -305,10 +306,12 @@ class ReplayApp(App[None]):
             out.append_text(card_text(c))
         return out
 
-    def _info_text(self, st: Any) -> Text:
+    def _info_text(self, st: GameState) -> Text:
         return _INFO_LINES[type(st)](st.observation(0))
 
-    def _moves_lines(self, st: Any, hist: list[tuple[int, Action]], names: list[str]) -> list[Text]:
+    def _moves_lines(
+        self, st: GameState, hist: list[tuple[int, Action]], names: list[str]
+    ) -> list[Text]:
         events = [e for e in self.finals[self.hand].events() if e.kind != "action"]
         lines: list[Text] = []
         game = st.game
@@ -339,6 +342,8 @@ class ReplayApp(App[None]):
 
     # -------------------------------------------------------------- analysis
 
+    # ``st: Any`` here, in _solve and in _cost: it goes to the game's solver
+    # (QuintoSolver | QuintusSolver), whose methods each take their own engine's state.
     def _analysis_text(self, st: Any, nxt: tuple[int, Action] | None) -> Text:
         out = Text()
         if nxt is None or not is_play(nxt[1]):
@@ -386,10 +391,10 @@ class ReplayApp(App[None]):
             out.append("The card played is among the best.", style="bold green")
         return out
 
-    def _auto(self, st: Any) -> bool:
+    def _auto(self, st: GameState) -> bool:
         return self.analysis_on
 
-    def _maybe_solve(self, st: Any, nxt: tuple[int, Action] | None) -> None:
+    def _maybe_solve(self, st: GameState, nxt: tuple[int, Action] | None) -> None:
         key = (self.hand, self.at)
         if nxt is None or not is_play(nxt[1]) or key in self.results or self.solving is not None:
             return
@@ -435,7 +440,7 @@ def _action_line(game: str, seat: int, a: Action, names: list[str]) -> Text:
     return event_line(game, Event("action", seat, a), names)
 
 
-def _quinto_info_line(obs: Any) -> Text:
+def _quinto_info_line(obs: QuintoObservation) -> Text:
     out = Text()
     a, b = obs.score
     out.append(f"Score {SIDE_NAMES[0]} {a}  {SIDE_NAMES[1]} {b}  (target {obs.target})")
@@ -445,7 +450,7 @@ def _quinto_info_line(obs: Any) -> Text:
     return out
 
 
-def _quintus_info_line(obs: Any) -> Text:
+def _quintus_info_line(obs: QuintusObservation) -> Text:
     out = Text()
     out.append(f"Quintus {obs.quintus if obs.quintus is not None else '?'} · trump ")
     out.append_text(trump_label(obs.trump))
