@@ -278,6 +278,16 @@ def analyze_cmd(file: str, tricks: int | None, max_nodes: int | None, as_json: b
     help="Run the deals in a local process pool, or on a Ray cluster (extra 'ray').",
 )
 @click.option("--address", default=None, help="Ray cluster address (default: a local Ray).")
+@click.option(
+    "--ladder",
+    is_flag=True,
+    help="Play every pair of --levels and fit one rating per level (Bradley–Terry, Elo scale).",
+)
+@click.option(
+    "--levels",
+    default=None,
+    help="The ladder's levels a,b,c (default: every bot level); --deals is per pair.",
+)
 def arena_cmd(
     game: str,
     variant: str | None,
@@ -294,6 +304,8 @@ def arena_cmd(
     no_records: bool,
     backend: str,
     address: str | None,
+    ladder: bool,
+    levels: str | None,
 ) -> None:
     """Play bots against each other over duplicate deals and report points per deal.
 
@@ -304,10 +316,56 @@ def arena_cmd(
     the same results whatever --jobs is, and with --backend ray. A bot may be an external
     program speaking the bot protocol: "cmd:node examples/quintet-bot.js" (see
     docs/bot-protocol.md). See quintet/arena/.
+
+    With --ladder, plays every pair of --levels (default: every bot level) over --deals
+    duplicate deals each and prints one rating per level, strongest first: Bradley–Terry
+    on the duplicate deals won, tied and lost, on the Elo scale with random at 0, with 95%
+    bootstrap intervals, and each pair's points per deal (see quintet/arena/ratings.py).
     """
     from quintet import arena
     from quintet.errors import InvalidOptionError
 
+    if ladder or levels is not None:
+        ctx = click.get_current_context()
+        given = {
+            f"--{name.replace('_', '-')}"
+            for name in ("bots", "rubbers", "plot", "no_records")
+            if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+        }
+        if not ladder:
+            raise click.UsageError("--levels is for --ladder (an arena takes --bots)")
+        if given:
+            raise click.UsageError(f"--ladder takes --levels, and no {', '.join(sorted(given))}")
+        from quintet.arena.ladder import ladder_levels
+
+        names = ladder_levels() if levels is None else tuple(levels.split(","))
+        if any(x.strip().split(":")[0] == "pimc" for x in names):
+            need_extra("solver", "the pimc bot")
+        try:
+            cfg = arena.ArenaConfig(
+                game=game,
+                variant=variant,
+                bots=tuple(x.strip() for x in names),
+                deals=deals,
+                seed=seed,
+                jobs=jobs,
+                budget=budget,
+                iterations=iterations,
+                rubbers=0,
+                options=arena.parse_options(options),
+                records=False,
+                progress=True,
+                backend=backend,
+                address=address,
+            ).resolved()
+            ladder_result = arena.run_ladder(cfg)
+        except InvalidOptionError as e:
+            raise click.UsageError(str(e)) from None
+        click.echo(ladder_result.table())
+        if out is not None:
+            ladder_result.write_json(out)
+            click.echo(f"\nwrote {out}")
+        return
     if plot is not None:
         need_extra("plot", "quintet arena --plot")
     if any(b.strip().split(":")[0] == "pimc" for b in bots.split(",")):

@@ -60,6 +60,12 @@ Statistics: per pair, the mean of the deal results with a 95% confidence interva
 q·sd/√n with q = 1.96 for n ≥ 30 and Student's t quantile (n - 1 degrees of freedom) below
 that; the interval is "clear" when it excludes 0.
 
+Ladder: ``quintet arena --ladder [--levels a,b,c]`` (:func:`run_ladder`) plays every pair
+of levels (default: every level of :func:`quintet.bots.levels`) on the same deals and fits
+one rating per level (Bradley–Terry on duplicate deals won, tied and lost, Elo scale,
+``random`` at 0, bootstrap intervals; :mod:`~quintet.arena.ratings`), listed strongest
+first.
+
 Bots are named by level (:func:`quintet.bots.levels`) or, for a program speaking the bot
 protocol, ``cmd:COMMAND`` (:mod:`quintet.botproto`; a comma cannot appear in it);
 :func:`parse_bot_spec` is the one place a bot string is read. Several bots play a round
@@ -81,7 +87,9 @@ Modules, one concern each: :mod:`~quintet.arena.config` (the contestants and
 :mod:`quintet.games`), :mod:`~quintet.arena.play` (one deal or match in all its
 seatings), :mod:`~quintet.arena.backends` (local pool or Ray),
 :mod:`~quintet.arena.run` (:func:`run_arena`), :mod:`~quintet.arena.results`,
-:mod:`~quintet.arena.report` (the text table) and :mod:`~quintet.arena.plot`. Everything
+:mod:`~quintet.arena.report` (the text table), :mod:`~quintet.arena.plot`,
+:mod:`~quintet.arena.ratings` (Bradley–Terry ratings from duplicate deals) and
+:mod:`~quintet.arena.ladder` (:func:`run_ladder`: every pair of levels, rated). Everything
 is importable from here.
 
 >>> summarize([1.0, 2.0, 3.0]).mean
@@ -99,8 +107,10 @@ from quintet.arena.config import (
     parse_bots,
     parse_options,
 )
+from quintet.arena.ladder import LadderResult, duplicate_games, format_ladder, run_ladder
 from quintet.arena.play import play_deal, play_match
 from quintet.arena.plot import plot_running
+from quintet.arena.ratings import DuplicateGame, Rating, Ratings, fit_bradley_terry, rate
 from quintet.arena.report import format_table
 from quintet.arena.results import (
     FORMAT,
@@ -126,11 +136,18 @@ __all__ = [
     "BotSpec",
     "BotStats",
     "DealResult",
+    "DuplicateGame",
+    "LadderResult",
     "MatchResult",
     "MatchSeating",
     "PairResult",
+    "Rating",
+    "Ratings",
     "SeatingResult",
     "Summary",
+    "duplicate_games",
+    "fit_bradley_terry",
+    "format_ladder",
     "format_table",
     "parse_bot_spec",
     "parse_bots",
@@ -138,7 +155,9 @@ __all__ = [
     "play_deal",
     "play_match",
     "plot_running",
+    "rate",
     "run_arena",
+    "run_ladder",
     "summarize",
     "t_quantile",
 ]
