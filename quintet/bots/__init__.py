@@ -31,7 +31,11 @@ _LEVELS: dict[str, Callable[[], Bot]] = {
 
 
 def levels() -> list[str]:
-    """Return the names of the bot levels, weakest first."""
+    """Return the names of the bot levels (random and heuristic first).
+
+    Which is strongest depends on the game and the budget: the ladder
+    (``quintet arena --ladder``, published in docs/bots.md) rates them per game.
+    """
     _register_search_bots()
     return list(_LEVELS)
 
