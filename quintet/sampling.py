@@ -53,8 +53,6 @@ _MAX_PLANS = 4096
 #: Prepared deals kept, by exact ``(pool, slots)``; emptied when it grows past this.
 _MAX_PREPARED = 4096
 
-#: A deal's shape: per constrained class, the slots it may go to and its size.
-_Shape = tuple[tuple[tuple[int, ...], int], ...]
 #: A plan's entry: cumulative weights, per-group counts, and the next level's rooms.
 _Entry = tuple[list[int], list[tuple[int, ...]], list[tuple[int, ...]]]
 
@@ -67,140 +65,277 @@ def _impossible() -> ImpossibleDealError:
     return ImpossibleDealError("no deal of the unseen cards satisfies what has been seen")
 
 
+def _structure(
+    m: int, eligs: tuple[tuple[int, ...], ...]
+) -> tuple[
+    tuple[tuple[tuple[int, ...], ...], ...],
+    tuple[tuple[int, ...], ...],
+    tuple[tuple[tuple[int, int], ...], ...],
+]:
+    """Return the groups per level, each level's target groups, and per level per group
+    its index among the targets (-1: not one) and its group at the next level (-1: none).
+
+    Level ``k``'s groups split the ``m`` slots by which of the classes ``k``.. may use them
+    (slots none of them may use are left out); its targets are the groups class ``k`` may
+    use. Kept per ``(m, eligs)``: it does not depend on any size.
+    """
+    key = (m, eligs)
+    done = _structures.get(key)
+    if done is not None:
+        return done
+    n = len(eligs)
+    groups = []
+    for k in range(n):
+        by: dict[tuple[bool, ...], list[int]] = {}
+        for j in range(m):
+            pattern = tuple(j in elig for elig in eligs[k:])
+            if any(pattern):
+                by.setdefault(pattern, []).append(j)
+        # The groups class k may use first (pattern[0] True sorts after False: reverse).
+        groups.append(tuple(tuple(by[p]) for p in sorted(by, reverse=True)))
+    targets = tuple(
+        tuple(g for g, slots in enumerate(groups[k]) if slots[0] in eligs[k]) for k in range(n)
+    )
+    links = []
+    for k in range(n - 1):
+        nxt = groups[k + 1]
+        links.append(
+            tuple(
+                (
+                    targets[k].index(g) if g in targets[k] else -1,
+                    next((i for i, h in enumerate(nxt) if slots[0] in h), -1),
+                )
+                for g, slots in enumerate(groups[k])
+            )
+        )
+    done = (tuple(groups), targets, tuple(links))
+    if len(_structures) >= _MAX_PLANS:
+        _structures.clear()
+    _structures[key] = done
+    return done
+
+
 class _Plan:
     """The exact distribution of how many cards of each constrained class go to each group.
 
-    ``classes[k]`` is ``(slots allowed, size)`` in dealing order. Level ``k``'s groups
-    (``groups[k]``) split the slots by which of classes ``k``.. may use them (slots none of
-    them may use are left out); a level's *state* is the room per group. ``targets[k]``
-    are the groups class ``k`` may use, ``merge[k][g]`` the next level's group that group
-    ``g`` falls in (-1: none). ``table[k, state]`` holds the cumulative weights of class
-    ``k``'s possible counts (per group of ``targets[k]``), the counts, and the next state
-    each leaves. The
-    last class needs no table: it has one group, and ``C(room, size)`` ways.
+    ``eligs[k]`` are the slots class ``k`` may go to and ``sizes[k]`` its size, in dealing
+    order; ``groups``, ``targets`` and ``links`` are the deal's :func:`_structure`
+    (``target_slots``: the slots of each target group). A level's *state* is the room per group.
+    ``table[k, state]`` holds the cumulative weights of class ``k``'s possible counts per
+    target group, the counts, and the next state each leaves. A weight counts the ways to
+    choose the class's places (``prod C(room, count)`` over its groups) times those of
+    the classes after it. The last class needs no table: its level has one group, and
+    ``C(room, size)`` ways.
     """
 
-    __slots__ = ("classes", "groups", "merge", "start", "table", "targets", "total")
+    __slots__ = ("groups", "links", "sizes", "start", "table", "target_slots", "targets", "total")
 
-    def __init__(self, sizes: tuple[int, ...], classes: _Shape) -> None:
-        self.classes = classes
-        n = len(classes)
-        self.groups: list[tuple[tuple[int, ...], ...]] = []
-        for k in range(n):
-            by: dict[tuple[bool, ...], list[int]] = {}
-            for j in range(len(sizes)):
-                pattern = tuple(j in elig for elig, _ in classes[k:])
-                if any(pattern):
-                    by.setdefault(pattern, []).append(j)
-            # Groups class k may use first (pattern[0] True sorts after False: reverse).
-            self.groups.append(tuple(tuple(by[p]) for p in sorted(by, reverse=True)))
-        self.targets = [
-            tuple(g for g, slots in enumerate(self.groups[k]) if slots[0] in classes[k][0])
-            for k in range(n)
-        ]
-        self.merge: list[tuple[int, ...]] = []
-        for k in range(n - 1):
-            nxt = self.groups[k + 1]
-            self.merge.append(
-                tuple(
-                    next((i for i, h in enumerate(nxt) if slots[0] in h), -1)
-                    for slots in self.groups[k]
-                )
-            )
+    def __init__(
+        self,
+        slot_sizes: tuple[int, ...],
+        eligs: tuple[tuple[int, ...], ...],
+        sizes: tuple[int, ...],
+    ) -> None:
+        self.groups, self.targets, self.links = _structure(len(slot_sizes), eligs)
+        self.target_slots = tuple(
+            tuple(self.groups[k][g] for g in self.targets[k]) for k in range(len(eligs))
+        )
+        self.sizes = sizes
         self.table: dict[tuple[int, tuple[int, ...]], _Entry] = {}
-        self.start = tuple(sum(sizes[j] for j in slots) for slots in self.groups[0])
-        self.total = self._weight(0, self.start)
+        start = []
+        for slots in self.groups[0]:
+            room = 0
+            for j in slots:
+                room += slot_sizes[j]
+            start.append(room)
+        self.start = tuple(start)
+        if len(sizes) == 1:
+            room, size = start[0], sizes[0]
+            self.total = _BINOM[room][size] if size <= room else 0
+        else:
+            self.total = self._weight(0, self.start)
 
     def _weight(self, k: int, state: tuple[int, ...]) -> int:
-        size = self.classes[k][1]
-        if k == len(self.classes) - 1:
-            room = state[0]  # the last level has the one group its class may use
-            return _BINOM[room][size] if size <= room else 0
+        """Return the ways classes ``k``.. can choose places in ``state`` (k < last)."""
         entry = self.table.get((k, state))
         if entry is not None:
             return entry[0][-1] if entry[0] else 0
-        merge = self.merge[k]
+        links = self.links[k]
         targets = self.targets[k]
-        width = len(self.groups[k + 1])
+        caps = [state[g] for g in targets]
+        binom = _BINOM
         cums: list[int] = []
         counts: list[tuple[int, ...]] = []
         nexts: list[tuple[int, ...]] = []
         total = 0
-        for y in _splits(size, targets, state):
-            nxt = [0] * width
-            w = 1
-            for g, (r, v) in enumerate(zip(state, y, strict=True)):
-                if v:
-                    w *= _BINOM[r][v]
-                if merge[g] >= 0:
-                    nxt[merge[g]] += r - v
-            nt = tuple(nxt)
-            w *= self._weight(k + 1, nt)
-            if not w:
-                continue
-            total += w
-            cums.append(total)
-            counts.append(tuple(y[g] for g in targets))
-            nexts.append(nt)
+        if k == len(self.sizes) - 2:
+            # The next level is the last class's one group: its room is what this level's
+            # groups falling in it keep, and C(room, size) is its ways.
+            n_last = self.sizes[-1]
+            room0 = 0
+            for r, (_, g) in zip(state, links, strict=True):
+                if g >= 0:
+                    room0 += r
+            into = [links[g][1] >= 0 for g in targets]
+            for y in _splits(self.sizes[k], caps):
+                w = 1
+                room = room0
+                for a, v, used in zip(caps, y, into, strict=True):
+                    if v:
+                        w *= binom[a][v]
+                        if used:
+                            room -= v
+                if n_last > room:
+                    continue
+                total += w * binom[room][n_last]
+                cums.append(total)
+                counts.append(y)
+                nexts.append((room,))
+        else:
+            width = len(self.groups[k + 1])
+            for y in _splits(self.sizes[k], caps):
+                nxt = [0] * width
+                w = 1
+                for r, (t, g) in zip(state, links, strict=True):
+                    if t >= 0:
+                        v = y[t]
+                        if v:
+                            w *= binom[r][v]
+                            r -= v
+                    if g >= 0:
+                        nxt[g] += r
+                nt = tuple(nxt)
+                w *= self._weight(k + 1, nt)
+                if not w:
+                    continue
+                total += w
+                cums.append(total)
+                counts.append(y)
+                nexts.append(nt)
         self.table[(k, state)] = (cums, counts, nexts)
         return total
 
     def draw(self, rng: random.Random) -> list[tuple[int, ...]]:
-        """Return per class its number of cards per group it may use, drawn exactly."""
+        """Return per class its number of cards per target group, drawn exactly."""
         state = self.start
         out = []
         table = self.table
-        for k in range(len(self.classes) - 1):
+        for k in range(len(self.sizes) - 1):
             cums, counts, nexts = table[(k, state)]
             i = 0 if len(cums) == 1 else bisect_right(cums, rng.randrange(cums[-1]))
             out.append(counts[i])
             state = nexts[i]
-        out.append((self.classes[-1][1],))
+        out.append((self.sizes[-1],))
         return out
 
 
-def _splits(n: int, targets: tuple[int, ...], room: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Return every way to put ``n`` cards into the groups ``targets`` within ``room``."""
+class _Plan1:
+    """:class:`_Plan` for one constrained class, in closed form: ``C(room, size)`` ways."""
+
+    __slots__ = ("size", "target_slots", "total")
+
+    def __init__(self, slot_sizes: tuple[int, ...], elig: tuple[int, ...], size: int) -> None:
+        room = 0
+        for j in elig:
+            room += slot_sizes[j]
+        self.size = size
+        self.total = _BINOM[room][size] if size <= room else 0
+        self.target_slots = ((elig,),)
+
+    def draw(self, rng: random.Random) -> list[tuple[int, ...]]:
+        return [(self.size,)]
+
+
+class _Plan2:
+    """:class:`_Plan` for two constrained classes, without its tables' generality.
+
+    Class 0 may use the slots ``E0``, class 1 (the larger) ``E1``. Class 0's cards split
+    between ``E0 & E1`` (``v`` of them) and ``E0 - E1``; the ways are
+    ``C(A, v) C(B, n0 - v) C(R - v, n1)`` with A, B, R the room in ``E0 & E1``, ``E0 - E1``
+    and ``E1``. It draws exactly as :class:`_Plan` does (the same groups, in the same
+    order, and the same weights).
+    """
+
+    __slots__ = ("counts", "cums", "sizes", "target_slots", "total")
+
+    def __init__(
+        self,
+        slot_sizes: tuple[int, ...],
+        eligs: tuple[tuple[int, ...], ...],
+        sizes: tuple[int, ...],
+    ) -> None:
+        e0, e1 = eligs
+        n0, n1 = sizes
+        both = tuple(j for j in e0 if j in e1)
+        only = tuple(j for j in e0 if j not in e1)
+        a = sum(slot_sizes[j] for j in both)
+        b = sum(slot_sizes[j] for j in only)
+        room = sum(slot_sizes[j] for j in e1)
+        binom = _BINOM
+        self.sizes = sizes
+        self.cums: list[int] = []
+        self.counts: list[tuple[int, ...]] = []
+        total = 0
+        if both and only:
+            for v in range(max(0, n0 - b), min(n0, a) + 1):
+                if n1 <= room - v:
+                    total += binom[a][v] * binom[b][n0 - v] * binom[room - v][n1]
+                    self.cums.append(total)
+                    self.counts.append((v, n0 - v))
+            self.target_slots: tuple[tuple[tuple[int, ...], ...], ...] = ((both, only), (e1,))
+        else:
+            v = n0 if both else 0  # every card of class 0 in E0 & E1, or none
+            ok = n0 <= (a if both else b) and n1 <= room - v
+            if ok:
+                total = binom[a if both else b][n0] * binom[room - v][n1]
+                self.cums.append(total)
+                self.counts.append((n0,))
+            self.target_slots = ((both or only,), (e1,))
+        self.total = total
+
+    def draw(self, rng: random.Random) -> list[tuple[int, ...]]:
+        cums = self.cums
+        i = 0 if len(cums) == 1 else bisect_right(cums, rng.randrange(cums[-1]))
+        return [self.counts[i], (self.sizes[1],)]
+
+
+def _splits(n: int, caps: list[int]) -> list[tuple[int, ...]]:
+    """Return every way to put ``n`` cards into places with room ``caps``."""
+    if len(caps) == 1:
+        return [(n,)] if n <= caps[0] else []
+    if len(caps) == 2:
+        a, b = caps
+        return [(v, n - v) for v in range(max(0, n - b), min(n, a) + 1)]
     out: list[tuple[int, ...]] = []
-    cur = [0] * len(room)
-    last = len(targets) - 1
-    caps = [0] * (last + 2)
-    for i in range(last, -1, -1):
-        caps[i] = caps[i + 1] + room[targets[i]]
-
-    def rec(i: int, left: int) -> None:
-        g = targets[i]
-        if i == last:
-            cur[g] = left
-            out.append(tuple(cur))
-            cur[g] = 0
-            return
-        for v in range(max(0, left - caps[i + 1]), min(left, room[g]) + 1):
-            cur[g] = v
-            rec(i + 1, left - v)
-        cur[g] = 0
-
-    if n <= caps[0]:
-        rec(0, n)
+    rest = sum(caps[1:])
+    for v in range(max(0, n - rest), min(n, caps[0]) + 1):
+        out.extend((v, *tail) for tail in _splits(n - v, caps[1:]))
     return out
 
 
 class _Prepared:
-    """A ``(pool, slots)`` made ready to deal: its plan, classes and free cards."""
+    """A ``(pool, slots)`` made ready to deal: its plan, classes and free cards.
 
-    __slots__ = ("classes", "free", "plan", "sizes")
+    ``classes`` holds per constrained class (in the plan's order) its cards' bits and the
+    slots of each group it may use.
+    """
+
+    __slots__ = ("classes", "free", "free_bits", "plan", "sizes")
 
     def __init__(self, pool: CardMask, slots: tuple[tuple[int, CardMask], ...]) -> None:
-        m = len(slots)
-        full = (1 << m) - 1
+        self.sizes = [size for size, _ in slots]
+        self.free = pool
+        self.plan: _Plan | _Plan1 | _Plan2 | None = None
+        self.classes: list[tuple[tuple[CardMask, ...], tuple[tuple[int, ...], ...]]] = []
+        full = (1 << len(slots)) - 1
         # Split the pool by each slot's forbidden cards into classes keyed by the slots allowed.
-        split: list[tuple[int, CardMask]] = [(full, pool)]
+        split: list[tuple[int, CardMask]] | None = None
         for j, (_, forbidden) in enumerate(slots):
             f = forbidden & pool
             if not f:
                 continue
             nxt = []
-            for allowed, cards in split:
+            for allowed, cards in split or ((full, pool),):
                 inside = cards & f
                 if inside:
                     if cards ^ inside:
@@ -209,40 +344,59 @@ class _Prepared:
                 else:
                     nxt.append((allowed, cards))
             split = nxt
-        self.sizes = [size for size, _ in slots]
-        self.free: CardMask = 0
+        if split is None:
+            self.free_bits = tuple(map(BIT.__getitem__, mask_cards(pool)))
+            return
+        free = 0
         cons: list[tuple[int, tuple[int, ...], CardMask]] = []
         for allowed, cards in split:
             if allowed == full:
-                self.free = cards
+                free = cards
             elif not allowed:
                 raise _impossible()
             else:
-                elig = tuple(j for j in range(m) if allowed >> j & 1)
-                cons.append((cards.bit_count(), elig, cards))
+                cons.append((cards.bit_count(), _SLOTS_OF[allowed], cards))
+        self.free = free
+        self.free_bits = tuple(map(BIT.__getitem__, mask_cards(free)))
         cons.sort()  # the fewest cards first: the largest class is the one counted in closed form
-        self.plan: _Plan | None = None
-        #: Per constrained class: its cards' bits and, per group of its level, the slots.
-        self.classes: list[tuple[tuple[CardMask, ...], list[tuple[int, ...]]]] = []
-        if not cons:
-            return
-        shape = tuple((elig, n) for n, elig, _ in cons)
-        key = (tuple(self.sizes), shape)
+        eligs = tuple([elig for _, elig, _ in cons])
+        key = (tuple(self.sizes), eligs, tuple([n for n, _, _ in cons]))
         plan = _plans.get(key)
         if plan is None:
-            plan = _Plan(key[0], shape)
+            if len(cons) == 1:
+                plan = _Plan1(key[0], eligs[0], key[2][0])
+            elif len(cons) == 2:
+                plan = _Plan2(*key)
+            else:
+                plan = _Plan(*key)
             if len(_plans) >= _MAX_PLANS:
                 _plans.clear()
             _plans[key] = plan
         if not plan.total:
             raise _impossible()
         self.plan = plan
-        for k, (_, _, cards) in enumerate(cons):
-            bits = tuple(BIT[c] for c in mask_cards(cards))
-            self.classes.append((bits, [plan.groups[k][g] for g in plan.targets[k]]))
+        where = plan.target_slots
+        self.classes = [
+            (tuple(map(BIT.__getitem__, mask_cards(cards))), where[k])
+            for k, (_, _, cards) in enumerate(cons)
+        ]
 
 
-_plans: dict[tuple[tuple[int, ...], _Shape], _Plan] = {}
+#: The slots in a bit set of slots, by the set.
+_SLOTS_OF: tuple[tuple[int, ...], ...] = tuple(
+    tuple(j for j in range(8) if a >> j & 1) for a in range(256)
+)
+_plans: dict[
+    tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]], _Plan | _Plan1 | _Plan2
+] = {}
+_structures: dict[
+    tuple[int, tuple[tuple[int, ...], ...]],
+    tuple[
+        tuple[tuple[tuple[int, ...], ...], ...],
+        tuple[tuple[int, ...], ...],
+        tuple[tuple[tuple[int, int], ...], ...],
+    ],
+] = {}
 _prepared: dict[tuple[CardMask, tuple[tuple[int, CardMask], ...]], _Prepared] = {}
 
 
@@ -301,7 +455,7 @@ def deal_constrained(
                 if part:
                     _place(part, where, room, out, r)
     if prep.free:
-        _deal_free(prep.free, room, out, rng)
+        _deal_free(prep.free, prep.free_bits, room, out, rng)
     return out
 
 
@@ -335,15 +489,21 @@ def _place(
         out[j] |= b
 
 
-def _deal_free(cards: CardMask, room: list[int], out: list[CardMask], rng: random.Random) -> None:
-    """Deal ``cards`` uniformly into the places ``room`` leaves (they fill it exactly)."""
+def _deal_free(
+    cards: CardMask,
+    bits: tuple[CardMask, ...],
+    room: list[int],
+    out: list[CardMask],
+    rng: random.Random,
+) -> None:
+    """Deal ``cards`` (``bits``: one bit each) uniformly into the places ``room`` leaves."""
     # The largest share is dealt last: it takes what is left, with no draw.
-    last = max(range(len(room)), key=room.__getitem__)
-    if room[last] == cards.bit_count():
+    last = room.index(max(room))
+    left = len(bits)
+    if room[last] == left:
         out[last] |= cards
         return
-    deck = list(mask_cards(cards))
-    left = len(deck)
+    deck = list(bits)
     r = rng.random
     rest = cards
     for i, n in enumerate(room):
@@ -353,7 +513,7 @@ def _deal_free(cards: CardMask, room: list[int], out: list[CardMask], rng: rando
         for _ in range(n):
             k = int(r() * left)
             left -= 1
-            m |= BIT[deck[k]]
+            m |= deck[k]
             deck[k] = deck[left]
         out[i] |= m
         rest ^= m
