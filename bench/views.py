@@ -1,6 +1,6 @@
 """What search pays for a player's view: ``observation(seat)`` and a resample, against hearts.
 
-    .venv/bin/python bench/views.py [--seconds 2] [--seed 1] [--positions 200]
+    .venv/bin/python bench/views.py [--seconds 2] [--seed 1] [--positions 200] [--reps 10]
 
 Measured interleaved in one run, in CPU time (``time.process_time_ns``, never wall
 time), on random mid-hand positions of every variant (Quinto partnership and dummy,
@@ -18,9 +18,9 @@ Quintus base and bidding) and of OpenSpiel's C++ ``hearts``:
     the cards the player has not seen consistently with the voids shown, returning a new
     state.
 ``cold``
-    the same resample, the first call on a position never resampled before (nothing the
-    engine could keep from an earlier call helps). Hearts keeps nothing, so its cold
-    figure is its ``resample`` figure measured on fresh positions.
+    the same resample, once on each of fresh positions (drawn untimed before each block):
+    nothing the engine keeps on a state from an earlier call helps (what the deal sampler
+    keeps per deal *shape* may, as it would in a long search). Hearts the same way.
 ``norebase``
     ``state.resample(seat, rng, rebase=False)`` (a search that only plays on: the copy keeps
     the original's snapshot), for information.
@@ -32,11 +32,13 @@ Quintus base and bidding) and of OpenSpiel's C++ ``hearts``:
 A *position* is a random deal played by uniform legal choices (Quintus signals
 included, as the seat to act chooses them) to a random point between the second
 trick and the second-last (Quinto: 4 to 43 cards played; Quintus: 5 to 34; hearts: 4 to
-47 after the pass). ``--positions`` positions per variant are drawn once; each round
-times every measure on all of them in turn (the order of measures rotates), until each
-measure has used about ``--seconds`` / (number of measures) of CPU time. A figure is the
-measure's total CPU time over its calls. The goals are the issue's: ``observation`` at
-most 3 us, a resample at most 20 us.
+47 after the pass). ``--positions`` positions per variant are drawn once. A *block* times
+one measure: ``--reps`` passes over its positions (so that it runs with its data in the CPU
+caches, as a search working on one state does; ``--reps 1`` shows the cost from cold
+caches, about twice as much for every row, hearts included). Rounds time one block of
+every measure in turn (the order rotates) until the blocks add up to ``--seconds`` of
+CPU time. A figure is a measure's total CPU time over its calls. The goals are the
+issue's: ``observation`` at most 3 us, a resample at most 20 us.
 """
 
 from __future__ import annotations
@@ -59,6 +61,10 @@ from quintet.quintus import QuintusRules, QuintusState
 
 OBS_GOAL_US = 3.0
 RESAMPLE_GOAL_US = 20.0
+#: Fresh positions per block of a ``cold`` measure.
+COLD = 32
+#: Positions per variant of the ``adapter`` measure (one pass per block: it is slow).
+ADAPTER = 50
 VARIANTS = ("quinto partnership", "quinto dummy", "quintus base", "quintus bidding")
 
 
@@ -133,13 +139,14 @@ class Measure:
         return self.ns / 1000 / self.calls if self.calls else float("nan")
 
 
-def timed(call: Callable[..., Any], args: list[tuple[Any, ...]]) -> tuple[int, int]:
-    """Return (calls, CPU ns) of ``call(*a)`` for every ``a`` in ``args``."""
+def timed(call: Callable[..., Any], args: list[tuple[Any, ...]], reps: int) -> tuple[int, int]:
+    """Return (calls, CPU ns) of ``call(*a)`` for every ``a`` in ``args``, ``reps`` times."""
     clock = time.process_time_ns
     t0 = clock()
-    for a in args:
-        call(*a)
-    return len(args), clock() - t0
+    for _ in range(reps):
+        for a in args:
+            call(*a)
+    return reps * len(args), clock() - t0
 
 
 def build(args: argparse.Namespace) -> list[Measure]:
@@ -149,6 +156,7 @@ def build(args: argparse.Namespace) -> list[Measure]:
     rng = random.Random(args.seed)
     measures: list[Measure] = []
     n = args.positions
+    reps = args.reps
 
     for variant in VARIANTS:
         states = [_position(variant, rng, hearts) for _ in range(n)]
@@ -157,31 +165,38 @@ def build(args: argparse.Namespace) -> list[Measure]:
         cold_rng = random.Random(rng.getrandbits(64))
 
         def cold(variant: str = variant, cold_rng: random.Random = cold_rng) -> tuple[int, int]:
-            # Fresh positions each round (drawn untimed), each resampled once.
-            fresh = [_position(variant, cold_rng, hearts) for _ in range(32)]
+            # Fresh positions each block (drawn untimed), each resampled once.
+            fresh = [_position(variant, cold_rng, hearts) for _ in range(COLD)]
             args = [(s, s.current_player(), random.Random(cold_rng.getrandbits(64))) for s in fresh]
-            return timed(_resample, args)
+            return timed(_resample, args, 1)
 
         measures += [
-            Measure(f"{variant}: obs", partial(timed, _observation, pairs)),
-            Measure(f"{variant}: resample", partial(timed, _resample, triples)),
+            Measure(f"{variant}: obs", partial(timed, _observation, pairs, reps)),
+            Measure(f"{variant}: resample", partial(timed, _resample, triples, reps)),
             Measure(f"{variant}: cold", cold),
-            Measure(f"{variant}: norebase", partial(timed, _norebase, triples)),
+            Measure(f"{variant}: norebase", partial(timed, _norebase, triples, reps)),
         ]
         if args.adapter:
-            adapted = _adapter_positions(variant, rng, n)
+            adapted = _adapter_positions(variant, rng, ADAPTER)
             if adapted is not None:
                 ad = [(s, s.current_player(), random.Random(rng.getrandbits(64))) for s in adapted]
-                measures.append(Measure(f"{variant}: adapter", partial(timed, _resample, ad)))
+                measures.append(Measure(f"{variant}: adapter", partial(timed, _resample, ad, 1)))
 
     hstates = [_hearts_position(hearts, rng) for _ in range(n)]
     hpairs = [(s, s.current_player()) for s in hstates]
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
 
     htriples = [(s, p, sampler) for s, p in hpairs]
+    cold_rng = random.Random(rng.getrandbits(64))
+
+    def hearts_cold() -> tuple[int, int]:
+        fresh = [_hearts_position(hearts, cold_rng) for _ in range(COLD)]
+        return timed(_resample, [(s, s.current_player(), sampler) for s in fresh], 1)
+
     measures += [
-        Measure("hearts: obs", partial(timed, _hearts_obs, hpairs)),
-        Measure("hearts: resample", partial(timed, _resample, htriples)),
+        Measure("hearts: obs", partial(timed, _hearts_obs, hpairs, reps)),
+        Measure("hearts: resample", partial(timed, _resample, htriples, reps)),
+        Measure("hearts: cold", hearts_cold),
     ]
     return measures
 
@@ -235,6 +250,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seconds", type=float, default=2.0, help="total CPU seconds timed")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--positions", type=int, default=200, help="positions per variant")
+    ap.add_argument("--reps", type=int, default=10, help="passes over the positions per block")
     ap.add_argument("--no-adapter", dest="adapter", action="store_false")
     args = ap.parse_args(argv)
 
@@ -255,18 +271,20 @@ def report(measures: list[Measure], args: argparse.Namespace, rounds: int) -> No
     by = {m.name: m for m in measures}
     h_obs = by["hearts: obs"].us
     h_res = by["hearts: resample"].us
+    h_cold = by["hearts: cold"].us
     print(
-        f"views: {rounds} rounds, {args.positions} positions per variant, seed {args.seed}, "
-        f"CPU time {sum(m.ns for m in measures) / 1e9:.1f} s (process_time)"
+        f"views: {rounds} rounds, {args.positions} positions per variant, {args.reps} passes "
+        f"per block, seed {args.seed}, CPU time {sum(m.ns for m in measures) / 1e9:.1f} s "
+        "(process_time)"
     )
     print(
         f"hearts (OpenSpiel C++): information_state_string {h_obs:.2f} us, "
-        f"resample_from_infostate {h_res:.2f} us"
+        f"resample_from_infostate {h_res:.2f} us (cold {h_cold:.2f} us)"
     )
-    head = f"{'variant':<20}{'obs us':>9}{'x hearts':>9}{'resample':>10}{'x hearts':>9}"
-    head += f"{'cold':>9}{'norebase':>10}"
+    head = f"{'us per call':<20}{'obs':>7}{'x hearts':>9}{'resample':>10}{'x hearts':>9}"
+    head += f"{'cold':>8}{'x hearts':>9}{'norebase':>10}"
     if args.adapter:
-        head += f"{'adapter':>10}"
+        head += f"{'adapter':>9}"
     print(head)
     ok_obs = ok_res = True
     for v in VARIANTS:
@@ -276,9 +294,10 @@ def report(measures: list[Measure], args: argparse.Namespace, rounds: int) -> No
         nr = by[f"{v}: norebase"].us
         ok_obs &= o <= OBS_GOAL_US
         ok_res &= max(r, c) <= RESAMPLE_GOAL_US
-        line = f"{v:<20}{o:>9.2f}{o / h_obs:>9.2f}{r:>10.2f}{r / h_res:>9.2f}{c:>9.2f}{nr:>10.2f}"
+        line = f"{v:<20}{o:>7.2f}{o / h_obs:>9.2f}{r:>10.2f}{r / h_res:>9.2f}"
+        line += f"{c:>8.2f}{c / h_cold:>9.2f}{nr:>10.2f}"
         if args.adapter and f"{v}: adapter" in by:
-            line += f"{by[f'{v}: adapter'].us:>10.1f}"
+            line += f"{by[f'{v}: adapter'].us:>9.1f}"
         print(line)
     print(f"goal observation <= {OBS_GOAL_US:g} us: {'met' if ok_obs else 'NOT met'}")
     print(
