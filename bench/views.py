@@ -17,6 +17,9 @@ Quintus base and bidding) and of OpenSpiel's C++ ``hearts``:
     ``UniformProbabilitySampler`` (no Python call per random number): the same job, dealing
     the cards the player has not seen consistently with the voids shown, returning a new
     state.
+``cold obs``
+    the same observation, once on each of fresh positions (drawn untimed before each
+    block): nothing kept on the state from an earlier call. Hearts the same way.
 ``cold``
     the same resample, once on each of fresh positions (drawn untimed before each block):
     nothing the engine keeps on a state from an earlier call helps (what the deal sampler
@@ -170,8 +173,14 @@ def build(args: argparse.Namespace) -> list[Measure]:
             args = [(s, s.current_player(), random.Random(cold_rng.getrandbits(64))) for s in fresh]
             return timed(_resample, args, 1)
 
+        def cold_obs(variant: str = variant, cold_rng: random.Random = cold_rng) -> tuple[int, int]:
+            # Fresh positions each block (drawn untimed), each observed once.
+            fresh = [_position(variant, cold_rng, hearts) for _ in range(COLD)]
+            return timed(_observation, [(s, s.current_player()) for s in fresh], 1)
+
         measures += [
             Measure(f"{variant}: obs", partial(timed, _observation, pairs, reps)),
+            Measure(f"{variant}: cold obs", cold_obs),
             Measure(f"{variant}: resample", partial(timed, _resample, triples, reps)),
             Measure(f"{variant}: cold", cold),
             Measure(f"{variant}: norebase", partial(timed, _norebase, triples, reps)),
@@ -193,10 +202,15 @@ def build(args: argparse.Namespace) -> list[Measure]:
         fresh = [_hearts_position(hearts, cold_rng) for _ in range(COLD)]
         return timed(_resample, [(s, s.current_player(), sampler) for s in fresh], 1)
 
+    def hearts_cold_obs() -> tuple[int, int]:
+        fresh = [_hearts_position(hearts, cold_rng) for _ in range(COLD)]
+        return timed(_hearts_obs, [(s, s.current_player()) for s in fresh], 1)
+
     measures += [
         Measure("hearts: obs", partial(timed, _hearts_obs, hpairs, reps)),
         Measure("hearts: resample", partial(timed, _resample, htriples, reps)),
         Measure("hearts: cold", hearts_cold),
+        Measure("hearts: cold obs", hearts_cold_obs),
     ]
     return measures
 
@@ -270,6 +284,7 @@ def main(argv: list[str] | None = None) -> None:
 def report(measures: list[Measure], args: argparse.Namespace, rounds: int) -> None:
     by = {m.name: m for m in measures}
     h_obs = by["hearts: obs"].us
+    h_cobs = by["hearts: cold obs"].us
     h_res = by["hearts: resample"].us
     h_cold = by["hearts: cold"].us
     print(
@@ -278,28 +293,33 @@ def report(measures: list[Measure], args: argparse.Namespace, rounds: int) -> No
         "(process_time)"
     )
     print(
-        f"hearts (OpenSpiel C++): information_state_string {h_obs:.2f} us, "
-        f"resample_from_infostate {h_res:.2f} us (cold {h_cold:.2f} us)"
+        f"hearts (OpenSpiel C++): information_state_string {h_obs:.2f} us (cold {h_cobs:.2f}), "
+        f"resample_from_infostate {h_res:.2f} us (cold {h_cold:.2f})"
     )
-    head = f"{'us per call':<20}{'obs':>7}{'x hearts':>9}{'resample':>10}{'x hearts':>9}"
-    head += f"{'cold':>8}{'x hearts':>9}{'norebase':>10}"
+    head = f"{'us per call':<19}{'obs':>6}{'x':>6}{'cold':>7}{'x':>6}"
+    head += f"{'resample':>9}{'x':>6}{'cold':>7}{'x':>6}{'norebase':>9}"
     if args.adapter:
-        head += f"{'adapter':>9}"
+        head += f"{'adapter':>8}"
     print(head)
     ok_obs = ok_res = True
     for v in VARIANTS:
         o = by[f"{v}: obs"].us
+        co = by[f"{v}: cold obs"].us
         r = by[f"{v}: resample"].us
         c = by[f"{v}: cold"].us
         nr = by[f"{v}: norebase"].us
-        ok_obs &= o <= OBS_GOAL_US
+        ok_obs &= max(o, co) <= OBS_GOAL_US
         ok_res &= max(r, c) <= RESAMPLE_GOAL_US
-        line = f"{v:<20}{o:>7.2f}{o / h_obs:>9.2f}{r:>10.2f}{r / h_res:>9.2f}"
-        line += f"{c:>8.2f}{c / h_cold:>9.2f}{nr:>10.2f}"
+        line = f"{v:<19}{o:>6.2f}{o / h_obs:>6.2f}{co:>7.2f}{co / h_cobs:>6.2f}"
+        line += f"{r:>9.2f}{r / h_res:>6.2f}{c:>7.2f}{c / h_cold:>6.2f}{nr:>9.2f}"
         if args.adapter and f"{v}: adapter" in by:
-            line += f"{by[f'{v}: adapter'].us:>9.1f}"
+            line += f"{by[f'{v}: adapter'].us:>8.1f}"
         print(line)
-    print(f"goal observation <= {OBS_GOAL_US:g} us: {'met' if ok_obs else 'NOT met'}")
+    print("(x: the ratio to hearts' figure in the same column)")
+    print(
+        f"goal observation <= {OBS_GOAL_US:g} us (repeated and cold): "
+        f"{'met' if ok_obs else 'NOT met'}"
+    )
     print(
         f"goal resample <= {RESAMPLE_GOAL_US:g} us (repeated and cold): "
         f"{'met' if ok_res else 'NOT met'}"

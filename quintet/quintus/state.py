@@ -717,8 +717,25 @@ class QuintusState(HandState):
 
     def trick_signals(self) -> tuple[tuple[int, str], ...]:
         """Return the signals given since the current trick began, as ``(seat, name)``."""
-        signals: tuple[tuple[int, str], ...] = self._scanned()[6]
-        return signals
+        hist = self._hist
+        scan = self._scan
+        if scan is not None and scan[0] == len(hist):
+            signals: tuple[tuple[int, str], ...] = scan[6]
+            return signals
+        # Read back to the card that completed the last trick (or the history's start).
+        out = []
+        plays = len(self.trick)
+        for i in range(len(hist) - 1, -1, -1):
+            h = hist[i]
+            a = h & 0xFF
+            if a <= JOKER:
+                if not plays:
+                    break
+                plays -= 1
+            elif SIGNAL_UP <= a <= SIGNAL_ASK:
+                out.append(_SIGNAL_PAIRS[h])
+        out.reverse()
+        return tuple(out)
 
     def observation(self, seat: int) -> QuintusObservation:
         """Return what ``seat`` may see now."""
@@ -748,7 +765,7 @@ class QuintusState(HandState):
             legal = tuple(map(_SEAT_PAIRS[seat].__getitem__, self.legal_actions(seat)))
         passed = _PASSED[self._passed]
         trick = tuple(zip(_FROM[self.leader], self.trick, strict=False)) if self.trick else ()
-        signals = self._scanned()[6]
+        signals = self.trick_signals()
         points = self.points()
         high = self._high
         contract = high if ctx.bidding and q >= 0 else None
