@@ -2,8 +2,10 @@
 resampling.
 
 A hand state keeps an immutable *context* shared by all its copies; the context
-holds a *snapshot* of the state when the hand (or position) began, so the public
-event log can be replayed and the deal recovered without copying history around.
+holds a *snapshot* of the state when the hand (or position) began (kept without a
+context of its own), so the public event log can be replayed and the deal recovered
+without copying history around. What a state reads from its history (the history as
+pairs, the constraints, the cards played) it keeps, and a copy reads on from there.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ class HandState:
 
     Subclasses define ``__slots__`` holding at least ``ctx`` (with a ``snapshot`` and a
     ``fork()`` method), ``hands``, ``turn``, ``_hist`` (actions encoded
-    ``seat << 8 | action``) and ``_htup`` (a beginning of the history as pairs, ``()`` in a
+    ``seat << 8 | action``), ``_htup`` (a beginning of the history as pairs, ``()`` in a
     new state: see :meth:`history_pairs`) and ``_scan`` (None in a new state: see
     :meth:`_scanned`), name in ``LIST_SLOTS`` the slots holding lists (a copy gets
     its own), and say which action types their game has (``ACTION_KINDS``, by their
@@ -207,8 +209,9 @@ class HandState:
 
         Hidden hands keep their sizes and never receive a card their holder's play has
         ruled out (a suit it showed void in, or what a rule reveals); other unseen cards
-        (Quinto's cachette) are dealt too. The result's observation for ``seat`` equals
-        this state's.
+        (Quinto's cachette) are dealt too, uniformly over all such deals (see
+        :func:`~quintet.sampling.deal_constrained`). The result's observation for
+        ``seat`` equals this state's.
         """
         return self.resample(seat, rng)
 
