@@ -37,8 +37,8 @@ included, as the seat to act chooses them) to a random point between the second
 trick and the second-last (Quinto: 4 to 43 cards played; Quintus: 5 to 34; hearts: 4 to
 47 after the pass). ``--positions`` positions per variant are drawn once. A *block* times
 one measure: ``--reps`` passes over its positions (so that it runs with its data in the CPU
-caches, as a search working on one state does; ``--reps 1`` shows the cost from cold
-caches, about twice as much for every row, hearts included). Rounds time one block of
+caches, as a search working on one state does; ``--reps 1`` times one pass, with what
+the other measures left in the caches). Rounds time one block of
 every measure in turn (the order rotates) until the blocks add up to ``--seconds`` of
 CPU time. A figure is a measure's total CPU time over its calls. The goals are the
 issue's: ``observation`` at most 3 us, a resample at most 20 us.
@@ -301,28 +301,34 @@ def report(measures: list[Measure], args: argparse.Namespace, rounds: int) -> No
     if args.adapter:
         head += f"{'adapter':>8}"
     print(head)
-    ok_obs = ok_res = True
+    ok = {"obs": True, "cold obs": True, "resample": True, "cold": True}
     for v in VARIANTS:
         o = by[f"{v}: obs"].us
         co = by[f"{v}: cold obs"].us
         r = by[f"{v}: resample"].us
         c = by[f"{v}: cold"].us
         nr = by[f"{v}: norebase"].us
-        ok_obs &= max(o, co) <= OBS_GOAL_US
-        ok_res &= max(r, c) <= RESAMPLE_GOAL_US
+        ok["obs"] &= o <= OBS_GOAL_US
+        ok["cold obs"] &= co <= OBS_GOAL_US
+        ok["resample"] &= r <= RESAMPLE_GOAL_US
+        ok["cold"] &= c <= RESAMPLE_GOAL_US
         line = f"{v:<19}{o:>6.2f}{o / h_obs:>6.2f}{co:>7.2f}{co / h_cobs:>6.2f}"
         line += f"{r:>9.2f}{r / h_res:>6.2f}{c:>7.2f}{c / h_cold:>6.2f}{nr:>9.2f}"
         if args.adapter and f"{v}: adapter" in by:
             line += f"{by[f'{v}: adapter'].us:>8.1f}"
         print(line)
     print("(x: the ratio to hearts' figure in the same column)")
+
+    def met(key: str) -> str:
+        return "met" if ok[key] else "NOT met"
+
     print(
-        f"goal observation <= {OBS_GOAL_US:g} us (repeated and cold): "
-        f"{'met' if ok_obs else 'NOT met'}"
+        f"goal observation <= {OBS_GOAL_US:g} us in every variant: repeated {met('obs')}, "
+        f"cold {met('cold obs')}"
     )
     print(
-        f"goal resample <= {RESAMPLE_GOAL_US:g} us (repeated and cold): "
-        f"{'met' if ok_res else 'NOT met'}"
+        f"goal resample <= {RESAMPLE_GOAL_US:g} us in every variant: repeated "
+        f"{met('resample')}, cold {met('cold')}"
     )
 
 
