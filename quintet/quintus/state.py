@@ -185,6 +185,7 @@ class QuintusState(HandState):
         "_nil_failed",
         "_passed",
         "_pending",
+        "_pts",
         "_scan",
         "_signaled",
         "_tplayed",
@@ -227,6 +228,7 @@ class QuintusState(HandState):
     _tplayed: int
     _signaled: int
     _pending: int
+    _pts: tuple[int, int, tuple[int, int, int]] | None
     _nil_failed: bool
     _void: bool
 
@@ -291,6 +293,7 @@ class QuintusState(HandState):
         s._hist = []
         s._htup = ()
         s._scan = None
+        s._pts = None
         s._keep_snapshot()
         return s
 
@@ -374,6 +377,7 @@ class QuintusState(HandState):
         s._hist = []
         s._htup = ()
         s._scan = None
+        s._pts = None
         s._keep_snapshot()
         return s
 
@@ -587,6 +591,17 @@ class QuintusState(HandState):
 
         Nil bonuses count once the hand is over (a made nil) or as soon as it fails.
         """
+        # Kept by (tricks played, phase): the points change only when a trick ends, a meld
+        # is decided, the nil is declared or the hand ends, and each moves one of the two.
+        kept = self._pts
+        if kept is not None and kept[0] == self.tricks_played and kept[1] == self.phase:
+            points: tuple[int, int, int] = kept[2]
+            return points
+        points = self._count_points()
+        self._pts = (self.tricks_played, self.phase, points)
+        return points
+
+    def _count_points(self) -> tuple[int, int, int]:
         q = self.quintus
         if q < 0:
             return (0, 0, 0)
@@ -717,6 +732,8 @@ class QuintusState(HandState):
 
     def trick_signals(self) -> tuple[tuple[int, str], ...]:
         """Return the signals given since the current trick began, as ``(seat, name)``."""
+        if not self._signaled:  # nobody has signalled since the trick began
+            return ()
         hist = self._hist
         scan = self._scan
         if scan is not None and scan[0] == len(hist):
