@@ -2,28 +2,38 @@
 resampling.
 
 A hand state keeps an immutable *context* shared by all its copies; the context
-holds a *snapshot* of the state when the hand (or position) began, so the public
-event log can be replayed and the deal recovered without copying history around.
+holds a *snapshot* of the state when the hand (or position) began (kept without a
+context of its own), so the public event log can be replayed and the deal recovered
+without copying history around. What a state reads from its history (the history as
+pairs, the constraints, the cards played) it keeps, and a copy reads on from there.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
-from quintet.actions import Action, action_type, is_play, parse_action
+from quintet.actions import Action, action_type, parse_action
 from quintet.cards import CardMask
 from quintet.errors import IllegalActionError, InvalidActionError
 from quintet.game import IllegalReason
 from quintet.sampling import deal_constrained
+
+#: ``(seat, action)`` of every history entry ``seat << 8 | action`` (shared tuples).
+_PAIRS: tuple[tuple[int, Action], ...] = tuple((h >> 8, h & 0xFF) for h in range(8 << 8))
+#: The hidden seats by (number of seats, visible seats).
+_HIDDEN: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
 
 
 class HandState:
     """Base of :class:`~quintet.quinto.QuintoState` and :class:`~quintet.quintus.QuintusState`.
 
     Subclasses define ``__slots__`` holding at least ``ctx`` (with a ``snapshot`` and a
-    ``fork()`` method), ``hands``, ``turn`` and ``_hist`` (actions encoded
-    ``seat << 8 | action``), name in ``LIST_SLOTS`` the slots holding lists (a copy gets
+    ``fork()`` method), ``hands``, ``turn``, ``_hist`` (actions encoded
+    ``seat << 8 | action``), ``_htup`` (a beginning of the history as pairs, ``()`` in a
+    new state: see :meth:`history_pairs`) and ``_scan`` (None in a new state: see
+    :meth:`_scanned`), name in ``LIST_SLOTS`` the slots holding lists (a copy gets
     its own), and say which action types their game has (``ACTION_KINDS``, by their
     record names) and what the game is called in messages (``TITLE``). :meth:`clone` is
     generated for each subclass from its slots, as fast as one written by hand (search
@@ -37,6 +47,8 @@ class HandState:
     hands: list[CardMask]
     turn: int
     _hist: list[int]
+    _htup: tuple[tuple[int, Action], ...]
+    _scan: tuple[Any, ...] | None
     #: The slots holding lists: a copy gets its own.
     LIST_SLOTS: ClassVar[tuple[str, ...]] = ()
     #: The action types this game has (``play``, ``pass``, ``bid`` ...).
@@ -126,8 +138,9 @@ class HandState:
     def visible_seats(self, viewer: int) -> tuple[int, ...]:  # pragma: no cover
         raise NotImplementedError
 
-    def _constraints(self) -> list[CardMask]:  # pragma: no cover
-        raise NotImplementedError
+    def _constraints(self) -> list[CardMask]:
+        """Return per seat the cards its play has shown it cannot hold."""
+        return list(self._scanned()[1])
 
     def child(self, action: Action, seat: int | None = None) -> Self:
         """Return a copy with ``action`` applied (unchecked)."""
@@ -137,21 +150,52 @@ class HandState:
 
     def history(self) -> list[tuple[int, Action]]:
         """Return every action so far as ``(seat, action)``."""
-        return [(h >> 8, h & 0xFF) for h in self._hist]
+        return list(self.history_pairs())
+
+    def history_pairs(self) -> tuple[tuple[int, Action], ...]:
+        """Return every action so far as a tuple of ``(seat, action)`` (kept: cheap again).
+
+        The tuple is extended from the one this state (or the state it was copied from)
+        built before: a history only grows, so what was built is always its beginning.
+        """
+        done = self._htup
+        hist = self._hist
+        n = len(done)
+        if n != len(hist):
+            new = tuple(map(_PAIRS.__getitem__, hist[n:] if n else hist))
+            done = done + new if n else new
+            self._htup = done  # type: ignore[misc]  # a slot of every subclass
+        return done
 
     def played_by_seat(self) -> list[CardMask]:
         """Return per seat the cards it has played since the hand (or position) began."""
-        played = [0] * self.num_seats
-        for h in self._hist:
-            a = h & 0xFF
-            if is_play(a):
-                played[h >> 8] |= 1 << a
-        return played
+        return list(self._scanned()[2])
+
+    def _scanned(self) -> tuple[Any, ...]:  # pragma: no cover - each game has its own
+        """Return what the history shows, read up to its end: ``(entries read, forbidden
+        cards per seat, cards played per seat, the game's own reading state...)``.
+
+        Kept in ``_scan`` and read on from where it stopped: a history only grows, so what
+        this state (or the one it was copied from) read is a beginning of its own.
+        """
+        raise NotImplementedError
 
     def snapshot(self) -> Self:
         """Return a copy of the state as the hand (or position) began."""
-        snap: Self = self.ctx.snapshot
-        return snap.clone()
+        snap: Self = self.ctx.snapshot.clone()
+        snap.ctx = self.ctx
+        return snap
+
+    def _keep_snapshot(self) -> None:
+        """Keep a copy of this state as its context's snapshot.
+
+        The copy has no context of its own (:meth:`snapshot` gives its copies this one's):
+        a context and its snapshot holding each other would be a reference cycle, left for
+        the garbage collector to find, for every resampled state.
+        """
+        snap = self.clone()
+        snap.ctx = None
+        self.ctx.snapshot = snap
 
     # Game hooks for cards that are neither in a hand nor played (Quinto's cachette).
     def _hidden_extra(self) -> CardMask | None:
@@ -165,8 +209,9 @@ class HandState:
 
         Hidden hands keep their sizes and never receive a card their holder's play has
         ruled out (a suit it showed void in, or what a rule reveals); other unseen cards
-        (Quinto's cachette) are dealt too. The result's observation for ``seat`` equals
-        this state's.
+        (Quinto's cachette) are dealt too, uniformly over all such deals (see
+        :func:`~quintet.sampling.deal_constrained`). The result's observation for
+        ``seat`` equals this state's.
         """
         return self.resample(seat, rng)
 
@@ -174,7 +219,7 @@ class HandState:
         self,
         seat: int,
         rng: random.Random,
-        forbidden: list[CardMask] | None = None,
+        forbidden: Sequence[CardMask] | None = None,
         rebase: bool = True,
     ) -> Self:
         """Resample like :meth:`resample_from_infostate`, for search loops.
@@ -183,27 +228,39 @@ class HandState:
         ``rebase`` False the copy keeps this state's snapshot (its event log and deal are
         then this state's: fine for a search that only plays on).
         """
-        vis = self.visible_seats(seat)
-        hidden = [s for s in range(self.num_seats) if s not in vis]
+        hidden = self._hidden_seats(seat)
         if forbidden is None:
-            forbidden = self._constraints()
+            forbidden = self._scanned()[1]
+        hands = self.hands
         pool = 0
+        slots = []
         for s in hidden:
-            pool |= self.hands[s]
-        slots = [(self.hands[s].bit_count(), forbidden[s]) for s in hidden]
+            m = hands[s]
+            pool |= m
+            slots.append((m.bit_count(), forbidden[s]))
         extra = self._hidden_extra()
         if extra is not None:
             pool |= extra
             slots.append((extra.bit_count(), 0))
         dealt = deal_constrained(pool, slots, rng)
         out = self.clone()
+        new = out.hands
         for s, m in zip(hidden, dealt, strict=False):
-            out.hands[s] = m
+            new[s] = m
         if extra is not None:
             out._set_extra(dealt[-1])
         if rebase:
             out._rebase()
         return out
+
+    def _hidden_seats(self, seat: int) -> tuple[int, ...]:
+        """Return the seats whose hands ``seat``'s player cannot see, in seat order."""
+        vis = self.visible_seats(seat)
+        hidden = _HIDDEN.get((self.num_seats, vis))
+        if hidden is None:
+            hidden = tuple(s for s in range(self.num_seats) if s not in vis)
+            _HIDDEN[(self.num_seats, vis)] = hidden
+        return hidden
 
     def constraints(self) -> list[CardMask]:
         """Return per seat the cards its play has shown it cannot hold."""
@@ -211,10 +268,9 @@ class HandState:
 
     def _rebase(self) -> None:
         """Give this state its own context whose snapshot holds its current cards."""
+        played = self._scanned()[2]
         ctx = self.ctx.fork()
         snap = self.ctx.snapshot.clone()
-        played = self.played_by_seat()
-        snap.ctx = ctx
         snap.hands = [m | p for m, p in zip(self.hands, played, strict=True)]
         extra = self._hidden_extra()
         if extra is not None:

@@ -3,20 +3,401 @@
 A seat that failed to follow suit is void in it; some rules reveal that a seat
 cannot hold a given card. Both become a *forbidden* mask per slot, and the unseen
 cards are dealt so that every slot gets exactly its size and none of its forbidden
-cards.
+cards: uniformly at random among all such deals.
+
+How, exactly uniform and cheap when search deals from the same position again and again.
+Think of a slot of size ``r`` as ``r`` places, and of a deal as every card put in a
+place of a slot that may take it: each deal is then the same number of placements
+(``prod r!``), so a uniform placement gives a uniform deal.
+
+1. The cards are grouped into *classes* by the slots that may take them (a void suit's
+   cards form one class; the cards no slot refuses, the *free* cards, another). The
+   cards of a class are interchangeable for the constraints.
+2. The constrained classes choose their places one class after the other, the free cards
+   take the places left. Slots that every class still to come either may or may not use
+   are interchangeable for those classes: they are merged into *groups*, and the number
+   of ways the classes still to come can choose places depends only on the room left per
+   group (Vandermonde's identity ``sum_i C(a, i) C(b, n - i) = C(a + b, n)`` merges them).
+   A small dynamic programme over the classes counts those ways; how many cards of a
+   class go to each group is drawn with probability proportional to the placements it
+   leaves possible. The counts depend only on the slot sizes and the class sizes and
+   slots, so they are computed once per shape and kept (search repeats a few shapes).
+3. Within that, each card takes a place uniformly among the free places of its group
+   (a slot with probability proportional to its room), and the free cards fill what is
+   left uniformly.
+
+Every step draws with the exact share of complete placements it leaves, so the
+placement, and the deal, is uniform over all that are consistent. (Single cards are
+drawn with ``int(rng.random() * n)``: uniform up to the 2**-53 granularity of a float,
+like the engines' own deals; the counts, whose totals can be large, with ``randrange``.)
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
 
-from quintet.cards import Card, CardMask, mask_cards
+from quintet.cards import BIT, CardMask, mask_cards
 from quintet.errors import QuintetError
+
+#: ``_BINOM[n][k]``: n choose k, for the sizes a hand or a pool can have.
+_BINOM: list[list[int]] = [[1]]
+for _n in range(1, 64):
+    _prev = _BINOM[-1]
+    _BINOM.append([1, *(_prev[k - 1] + _prev[k] for k in range(1, _n)), 1])
+del _n, _prev
+
+#: Plans kept, by deal shape; the store is emptied when it grows past this.
+_MAX_PLANS = 4096
+#: Prepared deals kept, by exact ``(pool, slots)``; emptied when it grows past this.
+_MAX_PREPARED = 4096
+
+#: A plan's entry: cumulative weights, per-group counts, and the next level's rooms.
+_Entry = tuple[list[int], list[tuple[int, ...]], list[tuple[int, ...]]]
 
 
 class ImpossibleDealError(QuintetError):
     """No deal satisfies the constraints (the information state is inconsistent)."""
+
+
+def _impossible() -> ImpossibleDealError:
+    return ImpossibleDealError("no deal of the unseen cards satisfies what has been seen")
+
+
+def _structure(
+    m: int, eligs: tuple[tuple[int, ...], ...]
+) -> tuple[
+    tuple[tuple[tuple[int, ...], ...], ...],
+    tuple[tuple[int, ...], ...],
+    tuple[tuple[tuple[int, int], ...], ...],
+]:
+    """Return the groups per level, each level's target groups, and per level per group
+    its index among the targets (-1: not one) and its group at the next level (-1: none).
+
+    Level ``k``'s groups split the ``m`` slots by which of the classes ``k``.. may use them
+    (slots none of them may use are left out); its targets are the groups class ``k`` may
+    use. Kept per ``(m, eligs)``: it does not depend on any size.
+    """
+    key = (m, eligs)
+    done = _structures.get(key)
+    if done is not None:
+        return done
+    n = len(eligs)
+    groups = []
+    for k in range(n):
+        by: dict[tuple[bool, ...], list[int]] = {}
+        for j in range(m):
+            pattern = tuple(j in elig for elig in eligs[k:])
+            if any(pattern):
+                by.setdefault(pattern, []).append(j)
+        # The groups class k may use first (pattern[0] True sorts after False: reverse).
+        groups.append(tuple(tuple(by[p]) for p in sorted(by, reverse=True)))
+    targets = tuple(
+        tuple(g for g, slots in enumerate(groups[k]) if slots[0] in eligs[k]) for k in range(n)
+    )
+    links = []
+    for k in range(n - 1):
+        nxt = groups[k + 1]
+        links.append(
+            tuple(
+                (
+                    targets[k].index(g) if g in targets[k] else -1,
+                    next((i for i, h in enumerate(nxt) if slots[0] in h), -1),
+                )
+                for g, slots in enumerate(groups[k])
+            )
+        )
+    done = (tuple(groups), targets, tuple(links))
+    if len(_structures) >= _MAX_PLANS:
+        _structures.clear()
+    _structures[key] = done
+    return done
+
+
+class _Plan:
+    """The exact distribution of how many cards of each constrained class go to each group.
+
+    ``eligs[k]`` are the slots class ``k`` may go to and ``sizes[k]`` its size, in dealing
+    order; ``groups``, ``targets`` and ``links`` are the deal's :func:`_structure`
+    (``target_slots``: the slots of each target group). A level's *state* is the room per group.
+    ``table[k, state]`` holds the cumulative weights of class ``k``'s possible counts per
+    target group, the counts, and the next state each leaves. A weight counts the ways to
+    choose the class's places (``prod C(room, count)`` over its groups) times those of
+    the classes after it. The last class needs no table: its level has one group, and
+    ``C(room, size)`` ways.
+    """
+
+    __slots__ = ("groups", "links", "sizes", "start", "table", "target_slots", "targets", "total")
+
+    def __init__(
+        self,
+        slot_sizes: tuple[int, ...],
+        eligs: tuple[tuple[int, ...], ...],
+        sizes: tuple[int, ...],
+    ) -> None:
+        self.groups, self.targets, self.links = _structure(len(slot_sizes), eligs)
+        self.target_slots = tuple(
+            tuple(self.groups[k][g] for g in self.targets[k]) for k in range(len(eligs))
+        )
+        self.sizes = sizes
+        self.table: dict[tuple[int, tuple[int, ...]], _Entry] = {}
+        start = []
+        for slots in self.groups[0]:
+            room = 0
+            for j in slots:
+                room += slot_sizes[j]
+            start.append(room)
+        self.start = tuple(start)
+        if len(sizes) == 1:
+            room, size = start[0], sizes[0]
+            self.total = _BINOM[room][size] if size <= room else 0
+        else:
+            self.total = self._weight(0, self.start)
+
+    def _weight(self, k: int, state: tuple[int, ...]) -> int:
+        """Return the ways classes ``k``.. can choose places in ``state`` (k < last)."""
+        entry = self.table.get((k, state))
+        if entry is not None:
+            return entry[0][-1] if entry[0] else 0
+        links = self.links[k]
+        targets = self.targets[k]
+        caps = [state[g] for g in targets]
+        binom = _BINOM
+        cums: list[int] = []
+        counts: list[tuple[int, ...]] = []
+        nexts: list[tuple[int, ...]] = []
+        total = 0
+        if k == len(self.sizes) - 2:
+            # The next level is the last class's one group: its room is what this level's
+            # groups falling in it keep, and C(room, size) is its ways.
+            n_last = self.sizes[-1]
+            room0 = 0
+            for r, (_, g) in zip(state, links, strict=True):
+                if g >= 0:
+                    room0 += r
+            into = [links[g][1] >= 0 for g in targets]
+            for y in _splits(self.sizes[k], caps):
+                w = 1
+                room = room0
+                for a, v, used in zip(caps, y, into, strict=True):
+                    if v:
+                        w *= binom[a][v]
+                        if used:
+                            room -= v
+                if n_last > room:
+                    continue
+                total += w * binom[room][n_last]
+                cums.append(total)
+                counts.append(y)
+                nexts.append((room,))
+        else:
+            width = len(self.groups[k + 1])
+            for y in _splits(self.sizes[k], caps):
+                nxt = [0] * width
+                w = 1
+                for r, (t, g) in zip(state, links, strict=True):
+                    if t >= 0:
+                        v = y[t]
+                        if v:
+                            w *= binom[r][v]
+                            r -= v
+                    if g >= 0:
+                        nxt[g] += r
+                nt = tuple(nxt)
+                w *= self._weight(k + 1, nt)
+                if not w:
+                    continue
+                total += w
+                cums.append(total)
+                counts.append(y)
+                nexts.append(nt)
+        self.table[(k, state)] = (cums, counts, nexts)
+        return total
+
+    def draw(self, rng: random.Random) -> list[tuple[int, ...]]:
+        """Return per class its number of cards per target group, drawn exactly."""
+        state = self.start
+        out = []
+        table = self.table
+        for k in range(len(self.sizes) - 1):
+            cums, counts, nexts = table[(k, state)]
+            i = 0 if len(cums) == 1 else bisect_right(cums, rng.randrange(cums[-1]))
+            out.append(counts[i])
+            state = nexts[i]
+        out.append((self.sizes[-1],))
+        return out
+
+
+class _Plan1:
+    """:class:`_Plan` for one constrained class, in closed form: ``C(room, size)`` ways."""
+
+    __slots__ = ("size", "target_slots", "total")
+
+    def __init__(self, slot_sizes: tuple[int, ...], elig: tuple[int, ...], size: int) -> None:
+        room = 0
+        for j in elig:
+            room += slot_sizes[j]
+        self.size = size
+        self.total = _BINOM[room][size] if size <= room else 0
+        self.target_slots = ((elig,),)
+
+    def draw(self, rng: random.Random) -> list[tuple[int, ...]]:
+        return [(self.size,)]
+
+
+class _Plan2:
+    """:class:`_Plan` for two constrained classes, without its tables' generality.
+
+    Class 0 may use the slots ``E0``, class 1 (the larger) ``E1``. Class 0's cards split
+    between ``E0 & E1`` (``v`` of them) and ``E0 - E1``; the ways are
+    ``C(A, v) C(B, n0 - v) C(R - v, n1)`` with A, B, R the room in ``E0 & E1``, ``E0 - E1``
+    and ``E1``. It draws exactly as :class:`_Plan` does (the same groups, in the same
+    order, and the same weights).
+    """
+
+    __slots__ = ("counts", "cums", "sizes", "target_slots", "total")
+
+    def __init__(
+        self,
+        slot_sizes: tuple[int, ...],
+        eligs: tuple[tuple[int, ...], ...],
+        sizes: tuple[int, ...],
+    ) -> None:
+        e0, e1 = eligs
+        n0, n1 = sizes
+        both = tuple(j for j in e0 if j in e1)
+        only = tuple(j for j in e0 if j not in e1)
+        a = sum(slot_sizes[j] for j in both)
+        b = sum(slot_sizes[j] for j in only)
+        room = sum(slot_sizes[j] for j in e1)
+        binom = _BINOM
+        self.sizes = sizes
+        self.cums: list[int] = []
+        self.counts: list[tuple[int, ...]] = []
+        total = 0
+        if both and only:
+            for v in range(max(0, n0 - b), min(n0, a) + 1):
+                if n1 <= room - v:
+                    total += binom[a][v] * binom[b][n0 - v] * binom[room - v][n1]
+                    self.cums.append(total)
+                    self.counts.append((v, n0 - v))
+            self.target_slots: tuple[tuple[tuple[int, ...], ...], ...] = ((both, only), (e1,))
+        else:
+            v = n0 if both else 0  # every card of class 0 in E0 & E1, or none
+            ok = n0 <= (a if both else b) and n1 <= room - v
+            if ok:
+                total = binom[a if both else b][n0] * binom[room - v][n1]
+                self.cums.append(total)
+                self.counts.append((n0,))
+            self.target_slots = ((both or only,), (e1,))
+        self.total = total
+
+    def draw(self, rng: random.Random) -> list[tuple[int, ...]]:
+        cums = self.cums
+        i = 0 if len(cums) == 1 else bisect_right(cums, rng.randrange(cums[-1]))
+        return [self.counts[i], (self.sizes[1],)]
+
+
+def _splits(n: int, caps: list[int]) -> list[tuple[int, ...]]:
+    """Return every way to put ``n`` cards into places with room ``caps``."""
+    if len(caps) == 1:
+        return [(n,)] if n <= caps[0] else []
+    if len(caps) == 2:
+        a, b = caps
+        return [(v, n - v) for v in range(max(0, n - b), min(n, a) + 1)]
+    out: list[tuple[int, ...]] = []
+    rest = sum(caps[1:])
+    for v in range(max(0, n - rest), min(n, caps[0]) + 1):
+        out.extend((v, *tail) for tail in _splits(n - v, caps[1:]))
+    return out
+
+
+class _Prepared:
+    """A ``(pool, slots)`` made ready to deal: its plan, classes and free cards.
+
+    ``classes`` holds per constrained class (in the plan's order) its cards' bits and the
+    slots of each group it may use.
+    """
+
+    __slots__ = ("classes", "free", "free_bits", "plan", "sizes")
+
+    def __init__(self, pool: CardMask, slots: tuple[tuple[int, CardMask], ...]) -> None:
+        self.sizes = [size for size, _ in slots]
+        self.free = pool
+        self.plan: _Plan | _Plan1 | _Plan2 | None = None
+        self.classes: list[tuple[tuple[CardMask, ...], tuple[tuple[int, ...], ...]]] = []
+        full = (1 << len(slots)) - 1
+        # Split the pool by each slot's forbidden cards into classes keyed by the slots allowed.
+        split: list[tuple[int, CardMask]] | None = None
+        for j, (_, forbidden) in enumerate(slots):
+            f = forbidden & pool
+            if not f:
+                continue
+            nxt = []
+            for allowed, cards in split or ((full, pool),):
+                inside = cards & f
+                if inside:
+                    if cards ^ inside:
+                        nxt.append((allowed, cards ^ inside))
+                    nxt.append((allowed & ~(1 << j), inside))
+                else:
+                    nxt.append((allowed, cards))
+            split = nxt
+        if split is None:
+            self.free_bits = tuple(map(BIT.__getitem__, mask_cards(pool)))
+            return
+        free = 0
+        cons: list[tuple[int, tuple[int, ...], CardMask]] = []
+        for allowed, cards in split:
+            if allowed == full:
+                free = cards
+            elif not allowed:
+                raise _impossible()
+            else:
+                cons.append((cards.bit_count(), _SLOTS_OF[allowed], cards))
+        self.free = free
+        self.free_bits = tuple(map(BIT.__getitem__, mask_cards(free)))
+        cons.sort()  # the fewest cards first: the largest class is the one counted in closed form
+        eligs = tuple([elig for _, elig, _ in cons])
+        key = (tuple(self.sizes), eligs, tuple([n for n, _, _ in cons]))
+        plan = _plans.get(key)
+        if plan is None:
+            if len(cons) == 1:
+                plan = _Plan1(key[0], eligs[0], key[2][0])
+            elif len(cons) == 2:
+                plan = _Plan2(*key)
+            else:
+                plan = _Plan(*key)
+            if len(_plans) >= _MAX_PLANS:
+                _plans.clear()
+            _plans[key] = plan
+        if not plan.total:
+            raise _impossible()
+        self.plan = plan
+        where = plan.target_slots
+        self.classes = [
+            (tuple(map(BIT.__getitem__, mask_cards(cards))), where[k])
+            for k, (_, _, cards) in enumerate(cons)
+        ]
+
+
+#: The slots in a bit set of slots, by the set.
+_SLOTS_OF: tuple[tuple[int, ...], ...] = tuple(
+    tuple(j for j in range(8) if a >> j & 1) for a in range(256)
+)
+_plans: dict[
+    tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]], _Plan | _Plan1 | _Plan2
+] = {}
+_structures: dict[
+    tuple[int, tuple[tuple[int, ...], ...]],
+    tuple[
+        tuple[tuple[tuple[int, ...], ...], ...],
+        tuple[tuple[int, ...], ...],
+        tuple[tuple[tuple[int, int], ...], ...],
+    ],
+] = {}
+_prepared: dict[tuple[CardMask, tuple[tuple[int, CardMask], ...]], _Prepared] = {}
 
 
 def deal_constrained(
@@ -24,165 +405,116 @@ def deal_constrained(
 ) -> list[CardMask]:
     """Deal every card of ``pool`` into ``slots`` given as ``(size, forbidden_mask)``.
 
-    Cards are placed most-constrained first, each into an eligible slot chosen with
-    probability proportional to the slot's free room: without constraints this is a
-    uniform deal. A dead end restarts; after a few restarts an exhaustive randomized
-    search takes over, so a deal is always found when one exists.
+    The deal is uniform over all deals giving each slot exactly its size and none of its
+    forbidden cards (see the module docstring).
 
     Raises:
         ImpossibleDealError: the sizes do not add up or no deal satisfies the constraints.
 
-    >>> hands = deal_constrained(0b111111, [(3, 0b000111), (3, 0)], random.Random(1))
-    >>> hands
+    >>> deal_constrained(0b111111, [(3, 0b000111), (3, 0)], random.Random(1))
     [56, 7]
     """
-    cards = list(mask_cards(pool))
-    if sum(size for size, _ in slots) != len(cards):
-        raise ImpossibleDealError(
-            f"{len(cards)} unseen cards cannot fill slots of sizes {[s for s, _ in slots]}"
-        )
-    if not any(forbidden & pool for _, forbidden in slots):
-        rng.shuffle(cards)
-        out = []
-        i = 0
-        for size, _ in slots:
-            m = 0
-            for c in cards[i : i + size]:
-                m |= 1 << c
-            out.append(m)
-            i += size
-        return out
-    eligible = {c: [i for i, (_, f) in enumerate(slots) if not f >> c & 1] for c in cards}
-    for _ in range(3):
-        rng.shuffle(cards)
-        cards.sort(key=lambda c: len(eligible[c]))
-        result = _greedy(cards, slots, eligible, rng)
-        if result is not None:
-            return result
-    return _guided(cards, slots, eligible, rng)
-
-
-def _greedy(
-    cards: list[Card],
-    slots: Sequence[tuple[int, CardMask]],
-    eligible: dict[Card, list[int]],
-    rng: random.Random,
-) -> list[CardMask] | None:
-    room = [size for size, _ in slots]
-    out = [0] * len(slots)
-    for c in cards:
-        choices = [i for i in eligible[c] if room[i]]
-        if not choices:
-            return None
-        total = sum(room[i] for i in choices)
-        pick = rng.randrange(total)
-        for i in choices:
-            pick -= room[i]
-            if pick < 0:
-                break
-        room[i] -= 1
-        out[i] |= 1 << c
+    key = (pool, tuple(slots))
+    prep = _prepared.get(key)
+    if prep is None:
+        n = pool.bit_count()
+        if sum(size for size, _ in slots) != n:
+            raise ImpossibleDealError(
+                f"{n} unseen cards cannot fill slots of sizes {[s for s, _ in slots]}"
+            )
+        prep = _Prepared(pool, key[1])
+        if len(_prepared) >= _MAX_PREPARED:
+            _prepared.clear()
+        _prepared[key] = prep
+    room = prep.sizes[:]
+    out = [0] * len(room)
+    plan = prep.plan
+    if plan is not None:
+        r = rng.random
+        for (bits, groups), counts in zip(prep.classes, plan.draw(rng), strict=True):
+            if len(groups) == 1:
+                _place(bits, groups[0], room, out, r)
+                continue
+            if max(counts) == len(bits):  # all in one group
+                _place(bits, groups[counts.index(len(bits))], room, out, r)
+                continue
+            # Which cards go to which group: a uniform arrangement of the counts drawn.
+            left = list(counts)
+            total = len(bits)
+            split: list[list[CardMask]] = [[] for _ in groups]
+            for b in bits:
+                u = int(r() * total)
+                total -= 1
+                g = 0
+                while u >= left[g]:
+                    u -= left[g]
+                    g += 1
+                left[g] -= 1
+                split[g].append(b)
+            for part, where in zip(split, groups, strict=True):
+                if part:
+                    _place(part, where, room, out, r)
+    if prep.free:
+        _deal_free(prep.free, prep.free_bits, room, out, rng)
     return out
 
 
-def _guided(
-    cards: list[Card],
-    slots: Sequence[tuple[int, CardMask]],
-    eligible: dict[Card, list[int]],
-    rng: random.Random,
-) -> list[CardMask]:
-    """Place cards one by one, each where a complete deal remains possible.
-
-    Cards with the same eligible slots are interchangeable for feasibility, so
-    feasibility is a flow problem on a handful of card classes and slots.
-    """
-    classes: dict[tuple[int, ...], int] = {}
-    for c in cards:
-        key = tuple(eligible[c])
-        classes[key] = classes.get(key, 0) + 1
-    room = [size for size, _ in slots]
-    if not _feasible(classes, room):
-        raise ImpossibleDealError("no deal of the unseen cards satisfies what has been seen")
-    out = [0] * len(slots)
-    rng.shuffle(cards)
-    for c in cards:
-        key = tuple(eligible[c])
-        classes[key] -= 1
-        choices = []
-        for i in key:
-            if room[i]:
-                room[i] -= 1
-                if _feasible(classes, room):
-                    choices.append(i)
-                room[i] += 1
-        total = sum(room[i] for i in choices)
-        pick = rng.randrange(total)
-        for i in choices:
-            pick -= room[i]
-            if pick < 0:
+def _place(
+    bits: Sequence[CardMask],
+    slots: tuple[int, ...],
+    room: list[int],
+    out: list[CardMask],
+    r: Callable[[], float],
+) -> None:
+    """Put each card in a uniformly chosen free place of ``slots`` (updating ``room``)."""
+    if len(slots) == 1:
+        j = slots[0]
+        m = 0
+        for b in bits:
+            m |= b
+        out[j] |= m
+        room[j] -= len(bits)
+        return
+    total = 0
+    for j in slots:
+        total += room[j]
+    for b in bits:
+        u = int(r() * total)
+        total -= 1
+        for j in slots:
+            u -= room[j]
+            if u < 0:
                 break
-        room[i] -= 1
-        out[i] |= 1 << c
-    return out
+        room[j] -= 1
+        out[j] |= b
 
 
-def _feasible(classes: dict[tuple[int, ...], int], room: list[int]) -> bool:
-    """Return whether the card classes fit the slots' room (max flow = cards left)."""
-    need = [(key, n) for key, n in classes.items() if n]
-    total = sum(n for _, n in need)
-    if total > sum(room):
-        return False
-    # Flow from classes to slots by augmenting paths (the graph has a dozen nodes).
-    left = [n for _, n in need]
-    cap = room[:]
-    flow: dict[tuple[int, int], int] = {}
-    sent = 0
-    while True:
-        path = _augment(need, left, cap, flow)
-        if path is None:
-            break
-        sent += path
-    return sent == total
-
-
-def _augment(
-    need: list[tuple[tuple[int, ...], int]],
-    left: list[int],
-    cap: list[int],
-    flow: dict[tuple[int, int], int],
-) -> int | None:
-    # Breadth-first search over class and slot nodes for a path source -> sink.
-    n_cls = len(need)
-    parent: dict[tuple[str, int], tuple[str, int] | None] = {}
-    queue: list[tuple[str, int]] = []
-    for k in range(n_cls):
-        if left[k]:
-            parent[("c", k)] = None
-            queue.append(("c", k))
-    while queue:
-        kind, x = queue.pop(0)
-        if kind == "c":
-            for i in need[x][0]:
-                if ("s", i) not in parent:
-                    parent[("s", i)] = (kind, x)
-                    queue.append(("s", i))
-        else:
-            if cap[x] > 0:
-                # Reached the sink: push one unit back along the path.
-                node: tuple[str, int] | None = (kind, x)
-                cap[x] -= 1
-                while node is not None:
-                    prev = parent[node]
-                    if prev is None:
-                        left[node[1]] -= 1
-                    elif node[0] == "s":
-                        flow[(prev[1], node[1])] = flow.get((prev[1], node[1]), 0) + 1
-                    else:
-                        flow[(node[1], prev[1])] -= 1
-                    node = prev
-                return 1
-            for k in range(n_cls):
-                if flow.get((k, x), 0) > 0 and ("c", k) not in parent:
-                    parent[("c", k)] = (kind, x)
-                    queue.append(("c", k))
-    return None
+def _deal_free(
+    cards: CardMask,
+    bits: tuple[CardMask, ...],
+    room: list[int],
+    out: list[CardMask],
+    rng: random.Random,
+) -> None:
+    """Deal ``cards`` (``bits``: one bit each) uniformly into the places ``room`` leaves."""
+    # The largest share is dealt last: it takes what is left, with no draw.
+    last = room.index(max(room))
+    left = len(bits)
+    if room[last] == left:
+        out[last] |= cards
+        return
+    deck = list(bits)
+    r = rng.random
+    rest = cards
+    for i, n in enumerate(room):
+        if i == last or not n:
+            continue
+        m = 0
+        for _ in range(n):
+            k = int(r() * left)
+            left -= 1
+            m |= deck[k]
+            deck[k] = deck[left]
+        out[i] |= m
+        rest ^= m
+    out[last] |= rest

@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Final
+from typing import Any, Final
 
 from quintet.actions import (
     DOUBLE,
@@ -47,7 +47,7 @@ from quintet.cards import (
     suit_cards,
 )
 from quintet.game import PHASE_LABELS, TERMINAL, Event, IllegalReason, Observation, Phase
-from quintet.hand import HandState
+from quintet.hand import _PAIRS, HandState
 from quintet.quinto.rules import (
     HAND_SIZE,
     SEAT_NAMES,
@@ -65,6 +65,11 @@ OVER: Final = int(Phase.OVER)
 _PHASE_NAMES: Final = PHASE_LABELS
 _NO_JOKER: Final = QUINTO_PACK ^ JOKER_BIT
 _PACK: Final = range(53)
+_new: Final = object.__new__
+#: ``(seat, action)`` pairs by seat, then action (the history's shared tuples).
+_SEAT_PAIRS: Final = tuple(_PAIRS[s << 8 : (s + 1) << 8] for s in range(4))
+#: The seats in play order from each leader.
+_FROM: Final = tuple(tuple((leader + i) & 3 for i in range(4)) for leader in range(4))
 # The doubling round's order of turns, by (dealer, dummy seat or -1).
 _ORDERS: Final = {
     (d, x): tuple(s for s in ((d + i) & 3 for i in range(1, 5)) if s != x)
@@ -93,11 +98,13 @@ class _Context:
         "j11",
         "leader0",
         "lone",
+        "lone_seat",
         "order",
         "rules",
         "snapshot",
         "start_score",
         "target",
+        "variant",
     )
 
     def __init__(
@@ -116,10 +123,26 @@ class _Context:
         self.start_score = start_score
         self.order = tuple(s for s in ((dealer + i) & 3 for i in range(1, 5)) if s != self.dummy)
         self.leader0 = (dealer + 1) & 3
+        self.variant = rules.variant
+        self.lone_seat = lone if lone >= 0 else None
         self.snapshot: QuintoState | None = None
 
     def fork(self) -> _Context:
-        return _Context(self.rules, self.dealer, self.lone, self.start_score)
+        """Return a copy without the snapshot (for a state that gets a snapshot of its own)."""
+        c = _new(_Context)
+        c.rules = self.rules
+        c.target = self.target
+        c.j11 = self.j11
+        c.dealer = self.dealer
+        c.lone = self.lone
+        c.dummy = self.dummy
+        c.start_score = self.start_score
+        c.order = self.order
+        c.leader0 = self.leader0
+        c.variant = self.variant
+        c.lone_seat = self.lone_seat
+        c.snapshot = None
+        return c
 
 
 @dataclass(frozen=True)
@@ -159,8 +182,10 @@ class QuintoState(HandState):
         "_counted",
         "_doubler",
         "_hist",
+        "_htup",
         "_i",
         "_led",
+        "_scan",
         "_tmask",
         "_winner",
         "cachette",
@@ -261,7 +286,9 @@ class QuintoState(HandState):
         s._cachette_side = -1
         s._counted = False
         s._hist = []
-        ctx.snapshot = s.clone()
+        s._htup = ()
+        s._scan = None
+        s._keep_snapshot()
         return s
 
     @classmethod
@@ -355,7 +382,9 @@ class QuintoState(HandState):
         s._cachette_side = -1
         s._counted = False
         s._hist = []
-        ctx.snapshot = s.clone()
+        s._htup = ()
+        s._scan = None
+        s._keep_snapshot()
         return s
 
     # ------------------------------------------------------------ the protocol
@@ -647,68 +676,133 @@ class QuintoState(HandState):
 
     def observation(self, seat: int) -> QuintoObservation:
         """Return what the player deciding for ``seat`` may see now."""
-        v = self.controller(seat)
-        vis = self.visible_seats(v)
-        hands = tuple(self.hands[s] if s in vis else None for s in range(4))
-        turn = self.current_player()
+        # Built field by field into the frozen dataclass (its __init__ costs more than all
+        # the rest); tests/test_views.py checks it against a plain construction.
+        ctx = self.ctx
+        v = ctx.lone if seat == ctx.dummy else seat
+        held = self.hands
+        phase = self.phase
+        shown: list[CardMask | None] = [None, None, None, None]
+        if v == ctx.lone:
+            for s in self.visible_seats(v):
+                shown[s] = held[s]
+        else:
+            shown[v] = held[v]
+        hands = tuple(shown)
+        sizes = (held[0].bit_count(), held[1].bit_count(), held[2].bit_count(), held[3].bit_count())
+        turn = self.turn
         legal: tuple[tuple[int, Action], ...] = ()
-        if turn >= 0 and self.controller(turn) == v:
-            legal = tuple((turn, a) for a in self.legal_actions())
-        return QuintoObservation(
-            game="quinto",
-            variant=self.ctx.rules.variant,
-            viewer=v,
-            hands=hands,
-            hand_sizes=tuple(m.bit_count() for m in self.hands),
-            history=tuple(self.history()),
-            current_player=turn,
-            legal_actions=legal,
-            renderer=partial(self.clone().render, viewer=v),
-            dealer=self.ctx.dealer,
-            lone_seat=self.lone_seat,
-            phase=_PHASE_NAMES[self.phase],
-            multiplier=self.multiplier,
-            doubled_by=self.doubled_by,
-            trick=self.trick_pairs(),
-            tricks_played=self.tricks_played,
-            tricks_won=(self.tricks_won[0], self.tricks_won[1]),
-            score=(self.score[0], self.score[1]),
-            start_score=self.ctx.start_score,
-            target=self.ctx.target,
-            cachette=self.cachette if self._cachette_side >= 0 else None,
-            game_winner=self.game_winner,
+        if phase == OVER:
+            current = TERMINAL
+        else:
+            current = turn
+            if (ctx.lone if turn == ctx.dummy else turn) == v:
+                legal = tuple(map(_SEAT_PAIRS[turn].__getitem__, self.legal_actions()))
+        trick = tuple(zip(_FROM[self.leader], self.trick, strict=False)) if self.trick else ()
+        score = self.score
+        score_t = (score[0], score[1])
+        won = self.tricks_won
+        won_t = (won[0], won[1])
+        side = self._cachette_side
+        cachette = self.cachette if side >= 0 else None
+        winner = self._winner
+        o = _new(QuintoObservation)
+        d = o.__dict__
+        d["game"] = "quinto"
+        d["variant"] = ctx.variant
+        d["viewer"] = v
+        d["hands"] = hands
+        d["hand_sizes"] = sizes
+        d["history"] = self.history_pairs()
+        d["current_player"] = current
+        d["legal_actions"] = legal
+        d["phase"] = _PHASE_NAMES[phase]
+        d["dealer"] = ctx.dealer
+        d["trick"] = trick
+        d["tricks_played"] = self.tricks_played
+        d["renderer"] = partial(
+            _table,
+            ctx,
+            hands,
+            sizes,
+            phase,
+            turn,
+            self.multiplier,
+            score_t,
+            won_t,
+            trick,
+            self.tricks_played,
+            winner,
+            side,
+            self.cachette,
         )
+        d["lone_seat"] = ctx.lone_seat
+        d["multiplier"] = self.multiplier
+        d["doubled_by"] = self._doubler if self._doubler >= 0 else None
+        d["tricks_won"] = won_t
+        d["score"] = score_t
+        d["start_score"] = ctx.start_score
+        d["target"] = ctx.target
+        d["cachette"] = cachette
+        d["game_winner"] = winner if winner >= 0 else None
+        return o
 
     def trick_pairs(self) -> tuple[tuple[int, Card], ...]:
         """Return the trick in progress as ``(seat, card)`` in play order."""
-        return tuple(((self.leader + i) & 3, c) for i, c in enumerate(self.trick))
+        return tuple(zip(_FROM[self.leader], self.trick, strict=False))
 
-    def _constraints(self) -> list[CardMask]:
-        """Return per seat the cards its play has shown it cannot hold."""
-        forbidden = [0, 0, 0, 0]
-        snap = self.ctx.snapshot
-        assert snap is not None
-        trick = list(snap.trick)
-        led = snap._led
-        tricks_played = snap.tricks_played
-        for h in self._hist:
-            seat, a = h >> 8, h & 0xFF
-            if not is_play(a):
+    def _scanned(self) -> tuple[Any, ...]:
+        """Return the history read to its end (see HandState._scanned), kept in ``_scan``.
+
+        Quinto's reading state is the number of cards in the trick so far, the suit led,
+        the highest card other than the joker in the trick, and the tricks played.
+        """
+        hist = self._hist
+        n = len(hist)
+        scan = self._scan
+        if scan is not None:
+            if scan[0] == n:
+                return scan
+            i, forbidden_t, played_t, k, led, best, tricks_played = scan
+            forbidden = list(forbidden_t)
+            played = list(played_t)
+            entries = hist[i:]
+        else:
+            snap = self.ctx.snapshot
+            assert snap is not None
+            forbidden = [0, 0, 0, 0]
+            played = [0, 0, 0, 0]
+            k = len(snap.trick)
+            led = snap._led
+            best = max((c for c in snap.trick if c != JOKER), default=-1)
+            tricks_played = snap.tricks_played
+            entries = hist
+        j11 = self.ctx.j11
+        suit_of = SUIT_OF
+        for h in entries:
+            a = h & 0xFF
+            if a > JOKER:  # not a play (the doubling round)
                 continue
-            if not trick:
-                led = SUIT_OF[a]
-            else:
-                if a != JOKER and led >= 0 and SUIT_OF[a] != led:
+            seat = h >> 8
+            played[seat] |= 1 << a
+            if not k:
+                led = suit_of[a]
+                best = a if a != JOKER else -1
+            elif a != JOKER:
+                if led >= 0 and suit_of[a] != led:
                     forbidden[seat] |= SUIT_MASK[led]
-                if tricks_played == 10 and self.ctx.j11 and a != JOKER:
-                    best = max((c for c in trick if c != JOKER), default=-1)
-                    if a > best:
+                if a > best:
+                    if tricks_played == 10 and j11:
+                        # The joker would have had to go (rule joker_eleventh_trick).
                         forbidden[seat] |= JOKER_BIT
-            trick.append(a)
-            if len(trick) == 4:
-                trick = []
+                    best = a
+            k += 1
+            if k == 4:
+                k = 0
                 tricks_played += 1
-        return forbidden
+        scan = (n, tuple(forbidden), tuple(played), k, led, best, tricks_played)
+        self._scan = scan
+        return scan
 
     def _hidden_extra(self) -> CardMask | None:
         return self.cachette if self._cachette_side < 0 else None
@@ -724,9 +818,7 @@ class QuintoState(HandState):
 
     def events(self) -> list[Event]:
         """Return the public event log: every action, trick, cachette and result."""
-        snap = self.ctx.snapshot
-        assert snap is not None
-        st = snap.clone()
+        st = self.snapshot()
         out: list[Event] = []
         for seat, a in self.history():
             cards = [*st.trick, a] if is_play(a) else []
@@ -802,50 +894,27 @@ class QuintoState(HandState):
 
     def render(self, viewer: int | None = None) -> str:
         """Return the table as text; ``viewer`` hides what that seat's player cannot see."""
-        ctx = self.ctx
-        vis = range(4) if viewer is None else self.visible_seats(viewer)
-        rules = ctx.rules
-        head = f"Quinto ({rules.variant})  dealer {SEAT_NAMES[ctx.dealer]}"
-        if ctx.lone >= 0:
-            head += f"  lone {SEAT_NAMES[ctx.lone]}, dummy {SEAT_NAMES[ctx.dummy]}"
-        if self.multiplier > 1:
-            word = "doubled" if self.multiplier == 2 else "redoubled"
-            head += f"  {word} (tricks x{self.multiplier})"
-        a, b = self.hand_points()
-        lines = [
-            head,
-            f"Score  {SIDE_NAMES[0]} {self.score[0]} ({a:+d} this hand)   "
-            f"{SIDE_NAMES[1]} {self.score[1]} ({b:+d})   target {ctx.target}   "
-            f"tricks {self.tricks_won[0]}-{self.tricks_won[1]}",
-        ]
-        for s in range(4):
-            tag = " (dummy)" if s == ctx.dummy else ""
-            if s in vis:
-                body = hand_display(self.hands[s])
-            else:
-                body = f"[{self.hands[s].bit_count()} cards]"
-            lines.append(f"  {SEAT_NAMES[s]:<6}{tag:<8} {body}")
-        if self.phase == DOUBLING:
-            lines.append(f"Doubling round: {SEAT_NAMES[self.turn]} to speak")
-        elif self.phase == PLAY:
-            played = "  ".join(
-                f"{SEAT_NAMES[s][0]} {card_display(c)}" for s, c in self.trick_pairs()
-            )
-            lines.append(
-                f"Trick {self.tricks_played + 1}: {played or '-'}   {SEAT_NAMES[self.turn]} to play"
-            )
+        held = self.hands
+        if viewer is None:
+            hands: tuple[CardMask | None, ...] = tuple(held)
         else:
-            if self._winner >= 0:
-                lines.append(f"Hand over: {SIDE_NAMES[self._winner]} win the game")
-            elif self.tied:
-                lines.append("Hand over: tie at or past the target, another hand follows")
-            else:
-                lines.append("Hand over")
-        if self._cachette_side >= 0:
-            lines.append(
-                f"Cachette ({SIDE_NAMES[self._cachette_side]}): {hand_display(self.cachette)}"
-            )
-        return "\n".join(lines)
+            vis = self.visible_seats(viewer)
+            hands = tuple(held[s] if s in vis else None for s in range(4))
+        return _table(
+            self.ctx,
+            hands,
+            tuple(m.bit_count() for m in held),
+            self.phase,
+            self.turn,
+            self.multiplier,
+            (self.score[0], self.score[1]),
+            (self.tricks_won[0], self.tricks_won[1]),
+            self.trick_pairs(),
+            self.tricks_played,
+            self._winner,
+            self._cachette_side,
+            self.cachette,
+        )
 
     def __str__(self) -> str:
         return self.render()
@@ -855,6 +924,63 @@ class QuintoState(HandState):
             f"<QuintoState {_PHASE_NAMES[self.phase]} trick {self.tricks_played + 1} "
             f"score {self.score[0]}-{self.score[1]}>"
         )
+
+
+def _table(
+    ctx: _Context,
+    hands: tuple[CardMask | None, ...],
+    sizes: tuple[int, ...],
+    phase: int,
+    turn: int,
+    multiplier: int,
+    score: tuple[int, int],
+    tricks_won: tuple[int, int],
+    trick: tuple[tuple[int, Card], ...],
+    tricks_played: int,
+    winner: int,
+    cachette_side: int,
+    cachette: CardMask,
+) -> str:
+    """Return the table as text: ``hands[s]`` is None for a hand the viewer cannot see.
+
+    What :meth:`QuintoState.render` draws, from the values it needs: an observation keeps
+    them (not a copy of the state) to draw its text when asked.
+    """
+    rules = ctx.rules
+    head = f"Quinto ({rules.variant})  dealer {SEAT_NAMES[ctx.dealer]}"
+    if ctx.lone >= 0:
+        head += f"  lone {SEAT_NAMES[ctx.lone]}, dummy {SEAT_NAMES[ctx.dummy]}"
+    if multiplier > 1:
+        word = "doubled" if multiplier == 2 else "redoubled"
+        head += f"  {word} (tricks x{multiplier})"
+    s0, s1 = ctx.start_score
+    a, b = score[0] - s0, score[1] - s1
+    lines = [
+        head,
+        f"Score  {SIDE_NAMES[0]} {score[0]} ({a:+d} this hand)   "
+        f"{SIDE_NAMES[1]} {score[1]} ({b:+d})   target {ctx.target}   "
+        f"tricks {tricks_won[0]}-{tricks_won[1]}",
+    ]
+    for s in range(4):
+        tag = " (dummy)" if s == ctx.dummy else ""
+        m = hands[s]
+        body = hand_display(m) if m is not None else f"[{sizes[s]} cards]"
+        lines.append(f"  {SEAT_NAMES[s]:<6}{tag:<8} {body}")
+    if phase == DOUBLING:
+        lines.append(f"Doubling round: {SEAT_NAMES[turn]} to speak")
+    elif phase == PLAY:
+        played = "  ".join(f"{SEAT_NAMES[s][0]} {card_display(c)}" for s, c in trick)
+        lines.append(f"Trick {tricks_played + 1}: {played or '-'}   {SEAT_NAMES[turn]} to play")
+    else:
+        if winner >= 0:
+            lines.append(f"Hand over: {SIDE_NAMES[winner]} win the game")
+        elif score[0] == score[1] and score[0] >= ctx.target:
+            lines.append("Hand over: tie at or past the target, another hand follows")
+        else:
+            lines.append("Hand over")
+    if cachette_side >= 0:
+        lines.append(f"Cachette ({SIDE_NAMES[cachette_side]}): {hand_display(cachette)}")
+    return "\n".join(lines)
 
 
 def random_deal(rng: random.Random) -> tuple[list[CardMask], CardMask]:

@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Final
+from typing import Any, Final
 
 from quintet.actions import (
     BID_BASE,
@@ -39,7 +39,6 @@ from quintet.actions import (
     action_type,
     bid_amount,
     is_play,
-    is_signal,
 )
 from quintet.cards import (
     BIT,
@@ -58,22 +57,22 @@ from quintet.cards import (
     suit_cards,
 )
 from quintet.game import PHASE_LABELS, TERMINAL, Event, IllegalReason, Observation, Phase
-from quintet.hand import HandState
+from quintet.hand import _PAIRS, HandState
 from quintet.quintus.rules import (
     COURT_POINTS,
+    FACES,
     FAILED_NIL_BONUS,
     HAND_SIZE,
     NIL_BONUS,
     NIL_BREAKERS,
     NT,
+    PIPS,
     SEATS,
     STRAIGHT_POINTS,
     TRICKS,
     QuintusRules,
     combo_in,
-    quintus_card_points,
     settle,
-    team_card_points,
 )
 
 AUCTION: Final = int(Phase.AUCTION)
@@ -92,6 +91,17 @@ _COMBO_NAMES: Final = ("", "court", "straight")
 _COMBO_MELD: Final = (0, MELD_COURT, MELD_STRAIGHT)
 _COMBO_POINTS: Final = (0, COURT_POINTS, STRAIGHT_POINTS)
 _PACK: Final = mask_cards(QUINTUS_PACK)
+_new: Final = object.__new__
+#: ``(seat, action)`` pairs by seat, then action (the history's shared tuples).
+_SEAT_PAIRS: Final = tuple(_PAIRS[s << 8 : (s + 1) << 8] for s in range(SEATS))
+#: ``(seat, signal name)`` by history entry ``seat << 8 | signal``.
+_SIGNAL_PAIRS: Final = {
+    s << 8 | a: (s, SIGNAL_NAMES[a - SIGNAL_UP]) for s in range(SEATS) for a in _SIGNALS
+}
+#: The seats in play order from each leader.
+_FROM: Final = tuple(tuple((leader + i) % 5 for i in range(SEATS)) for leader in range(SEATS))
+#: The seats in a ``_passed`` bit set, by the set.
+_PASSED: Final = tuple(tuple(s for s in range(SEATS) if p >> s & 1) for p in range(1 << SEATS))
 
 
 def seat_name(seat: int) -> str:
@@ -104,19 +114,31 @@ def teams_of(quintus: int) -> tuple[tuple[int, int], tuple[int, int]]:
     return ((quintus + 1) % 5, (quintus + 3) % 5), ((quintus + 2) % 5, (quintus + 4) % 5)
 
 
+#: ``teams_of(q)`` by the quintus's seat.
+_TEAMS: Final = tuple(teams_of(q) for q in range(SEATS))
+
+
 class _Context:
     """What every copy of a hand shares and never changes."""
 
-    __slots__ = ("bidding", "dealer", "rules", "snapshot")
+    __slots__ = ("bidding", "dealer", "rules", "snapshot", "variant")
 
     def __init__(self, rules: QuintusRules, dealer: int) -> None:
         self.rules = rules
+        self.variant = rules.variant
         self.bidding = rules.variant == "bidding"
         self.dealer = dealer
         self.snapshot: QuintusState | None = None
 
     def fork(self) -> _Context:
-        return _Context(self.rules, self.dealer)
+        """Return a copy without the snapshot (for a state that gets a snapshot of its own)."""
+        c = _new(_Context)
+        c.rules = self.rules
+        c.variant = self.variant
+        c.bidding = self.bidding
+        c.dealer = self.dealer
+        c.snapshot = None
+        return c
 
 
 @dataclass(frozen=True)
@@ -158,10 +180,13 @@ class QuintusState(HandState):
         "_bidder",
         "_high",
         "_hist",
+        "_htup",
         "_led",
         "_nil_failed",
         "_passed",
         "_pending",
+        "_pts",
+        "_scan",
         "_signaled",
         "_tplayed",
         "_void",
@@ -203,6 +228,7 @@ class QuintusState(HandState):
     _tplayed: int
     _signaled: int
     _pending: int
+    _pts: tuple[int, int, tuple[int, int, int]] | None
     _nil_failed: bool
     _void: bool
 
@@ -265,7 +291,10 @@ class QuintusState(HandState):
         s._nil_failed = False
         s._void = False
         s._hist = []
-        ctx.snapshot = s.clone()
+        s._htup = ()
+        s._scan = None
+        s._pts = None
+        s._keep_snapshot()
         return s
 
     @classmethod
@@ -346,7 +375,10 @@ class QuintusState(HandState):
         s._nil_failed = bool(s.nil > 0 and s.taken[quintus] & NIL_BREAKERS)
         s._void = False
         s._hist = []
-        ctx.snapshot = s.clone()
+        s._htup = ()
+        s._scan = None
+        s._pts = None
+        s._keep_snapshot()
         return s
 
     # ------------------------------------------------------------ properties
@@ -559,16 +591,31 @@ class QuintusState(HandState):
 
         Nil bonuses count once the hand is over (a made nil) or as soon as it fails.
         """
-        if self.quintus < 0:
-            return (0, 0, 0)
+        # Kept by (tricks played, phase): the points change only when a trick ends, a meld
+        # is decided, the nil is declared or the hand ends, and each moves one of the two.
+        kept = self._pts
+        if kept is not None and kept[0] == self.tricks_played and kept[1] == self.phase:
+            points: tuple[int, int, int] = kept[2]
+            return points
+        points = self._count_points()
+        self._pts = (self.tricks_played, self.phase, points)
+        return points
+
+    def _count_points(self) -> tuple[int, int, int]:
         q = self.quintus
-        (a1, a2), (b1, b2) = teams_of(q)
-        bidding = self.ctx.bidding
+        if q < 0:
+            return (0, 0, 0)
+        # quintus_card_points and team_card_points, inlined (search asks this every leaf).
+        (a1, a2), (b1, b2) = _TEAMS[q]
         taken, prem = self.taken, self.premiums
-        qp = quintus_card_points(taken[q]) + prem[q]
-        ta = team_card_points(taken[a1] | taken[a2]) + prem[a1] + prem[a2]
-        tb = team_card_points(taken[b1] | taken[b2]) + prem[b1] + prem[b2]
+        m = taken[q]
+        qp = 10 * (m & FACES).bit_count() - (m & PIPS).bit_count() + prem[q]
+        m = taken[a1] | taken[a2]
+        ta = 5 * (m & FACES).bit_count() - (m & PIPS).bit_count() + prem[a1] + prem[a2]
+        m = taken[b1] | taken[b2]
+        tb = 5 * (m & FACES).bit_count() - (m & PIPS).bit_count() + prem[b1] + prem[b2]
         if self.nil > 0:
+            bidding = self.ctx.bidding
             kind = self.nil - 1
             if self._nil_failed:
                 if bidding:
@@ -591,20 +638,7 @@ class QuintusState(HandState):
 
         Before the hand is over this is the score if it ended now.
         """
-        if self.quintus < 0:
-            return [0] * SEATS
-        qp, ta, tb = self.points()
-        teams = teams_of(self.quintus)
-        if self.ctx.bidding:
-            made = qp >= self._high
-            return settle(self._high, made, (ta, tb), teams, self.quintus)
-        out = [0] * SEATS
-        out[self.quintus] = qp
-        for seat in teams[0]:
-            out[seat] = ta
-        for seat in teams[1]:
-            out[seat] = tb
-        return out
+        return _scores(self.ctx.bidding, self.quintus, self._high, self.points())
 
     def returns(self) -> list[float]:
         """Return each seat's score for the hand (see :meth:`scores`)."""
@@ -694,68 +728,149 @@ class QuintusState(HandState):
 
     def trick_pairs(self) -> tuple[tuple[int, Card], ...]:
         """Return the trick in progress as ``(seat, card)`` in play order."""
-        return tuple(((self.leader + i) % 5, c) for i, c in enumerate(self.trick))
+        return tuple(zip(_FROM[self.leader], self.trick, strict=False))
 
     def trick_signals(self) -> tuple[tuple[int, str], ...]:
         """Return the signals given since the current trick began, as ``(seat, name)``."""
-        out: list[tuple[int, str]] = []
-        snap = self.ctx.snapshot
-        plays = len(snap.trick) if snap is not None else 0
-        for h in self._hist:
+        if not self._signaled:  # nobody has signalled since the trick began
+            return ()
+        hist = self._hist
+        scan = self._scan
+        if scan is not None and scan[0] == len(hist):
+            signals: tuple[tuple[int, str], ...] = scan[6]
+            return signals
+        # Read back to the card that completed the last trick (or the history's start).
+        out = []
+        plays = len(self.trick)
+        for i in range(len(hist) - 1, -1, -1):
+            h = hist[i]
             a = h & 0xFF
-            if is_play(a):
-                plays += 1
-                if plays % 5 == 0:
-                    out = []
-            elif is_signal(a):
-                out.append((h >> 8, SIGNAL_NAMES[a - SIGNAL_UP]))
+            if a <= JOKER:
+                if not plays:
+                    break
+                plays -= 1
+            elif SIGNAL_UP <= a <= SIGNAL_ASK:
+                out.append(_SIGNAL_PAIRS[h])
+        out.reverse()
         return tuple(out)
 
     def observation(self, seat: int) -> QuintusObservation:
         """Return what ``seat`` may see now."""
-        vis = self.visible_seats(seat)
-        legal = tuple((seat, a) for a in self.legal_actions(seat)) if self.phase != OVER else ()
-        passed = tuple(s for s in range(SEATS) if self._passed >> s & 1)
-        return QuintusObservation(
-            game="quintus",
-            variant=self.ctx.rules.variant,
-            viewer=seat,
-            hands=tuple(self.hands[s] if s in vis else None for s in range(SEATS)),
-            hand_sizes=tuple(m.bit_count() for m in self.hands),
-            history=tuple(self.history()),
-            current_player=self.current_player(),
-            legal_actions=legal,
-            renderer=partial(self.clone().render, viewer=seat),
-            dealer=self.ctx.dealer,
-            phase=_PHASE_NAMES[self.phase],
-            quintus=self.quintus if self.quintus >= 0 else None,
-            contract=self.contract,
-            high_bid=self.high_bid,
-            passed=passed,
-            trump=self.trump_name(),
-            nil=self.nil_name(),
-            trick=self.trick_pairs(),
-            tricks_played=self.tricks_played,
-            signals=self.trick_signals(),
-            meld=self.pending_meld,
-            points=self.points(),
-            taken=tuple(self.taken),
-            void=self._void,
+        # Built field by field into the frozen dataclass (its __init__ costs more than all
+        # the rest); tests/test_views.py checks it against a plain construction.
+        ctx = self.ctx
+        held = self.hands
+        phase = self.phase
+        q = self.quintus
+        shown: list[CardMask | None] = [None, None, None, None, None]
+        shown[seat] = held[seat]
+        if self.nil == 2 and seat != q:  # an open nil: the quintus's hand is shown
+            shown[q] = held[q]
+        hands = tuple(shown)
+        sizes = (
+            held[0].bit_count(),
+            held[1].bit_count(),
+            held[2].bit_count(),
+            held[3].bit_count(),
+            held[4].bit_count(),
         )
+        if phase == OVER:
+            current = TERMINAL
+            legal: tuple[tuple[int, Action], ...] = ()
+        else:
+            current = self.turn
+            legal = tuple(map(_SEAT_PAIRS[seat].__getitem__, self.legal_actions(seat)))
+        passed = _PASSED[self._passed]
+        trick = tuple(zip(_FROM[self.leader], self.trick, strict=False)) if self.trick else ()
+        signals = self.trick_signals()
+        points = self.points()
+        high = self._high
+        contract = high if ctx.bidding and q >= 0 else None
+        trump = TRUMP_NAMES[self.trump] if self.trump >= 0 else None
+        nil = NIL_NAMES[self.nil] if self.nil >= 0 else None
+        meld = _COMBO_NAMES[self._pending] or None
+        o = _new(QuintusObservation)
+        d = o.__dict__
+        d["game"] = "quintus"
+        d["variant"] = ctx.variant
+        d["viewer"] = seat
+        d["hands"] = hands
+        d["hand_sizes"] = sizes
+        d["history"] = self.history_pairs()
+        d["current_player"] = current
+        d["legal_actions"] = legal
+        d["phase"] = _PHASE_NAMES[phase]
+        d["dealer"] = ctx.dealer
+        d["trick"] = trick
+        d["tricks_played"] = self.tricks_played
+        d["renderer"] = partial(
+            _table,
+            ctx,
+            hands,
+            sizes,
+            phase,
+            self.turn,
+            q,
+            high,
+            self._bidder,
+            self.trump,
+            self.nil,
+            self._nil_failed,
+            points,
+            self.tricks_played,
+            self._pending,
+            trick,
+            signals,
+            self._void,
+        )
+        d["quintus"] = q if q >= 0 else None
+        d["contract"] = contract
+        d["high_bid"] = high or None
+        d["passed"] = passed
+        d["trump"] = trump
+        d["nil"] = nil
+        d["signals"] = signals
+        d["meld"] = meld
+        d["points"] = points
+        d["taken"] = tuple(self.taken)
+        d["void"] = self._void
+        return o
 
-    def _constraints(self) -> list[CardMask]:
-        """Return per seat the cards its play has shown it cannot hold."""
-        forbidden = [0] * SEATS
-        snap = self.ctx.snapshot
-        assert snap is not None
-        n = len(snap.trick)
-        led = snap._led
-        first = snap.tricks_played == 0 and n == 0
-        for h in self._hist:
-            seat, a = h >> 8, h & 0xFF
-            if not is_play(a):
+    def _scanned(self) -> tuple[Any, ...]:
+        """Return the history read to its end (see HandState._scanned), kept in ``_scan``.
+
+        Quintus's reading state is the cards in the trick so far, the suit led, whether the
+        first trick is yet to be led and the signals given since the trick began.
+        """
+        hist = self._hist
+        n = len(hist)
+        scan = self._scan
+        if scan is not None:
+            if scan[0] == n:
+                return scan
+            i, forbidden_t, played_t, k, led, first, signals = scan
+            forbidden = list(forbidden_t)
+            played = list(played_t)
+            entries = hist[i:]
+        else:
+            snap = self.ctx.snapshot
+            assert snap is not None
+            forbidden = [0, 0, 0, 0, 0]
+            played = [0, 0, 0, 0, 0]
+            k = len(snap.trick)
+            led = snap._led
+            first = snap.tricks_played == 0 and k == 0
+            signals = ()
+            entries = hist
+        for h in entries:
+            a = h & 0xFF
+            if a > JOKER:  # not a play
+                if SIGNAL_UP <= a <= SIGNAL_ASK:
+                    signals = (*signals, _SIGNAL_PAIRS[h])
                 continue
-            if n == 0:
+            seat = h >> 8
+            played[seat] |= BIT[a]
+            if k == 0:
                 led = SUIT_OF[a]
                 if first and seat == self.quintus and self.trump < NT and led == self.trump:
                     # The quintus led a trump to the first trick: he held only trumps.
@@ -763,8 +878,13 @@ class QuintusState(HandState):
                 first = False
             elif SUIT_OF[a] != led:
                 forbidden[seat] |= SUIT_MASK[led]
-            n = (n + 1) % 5
-        return forbidden
+            k += 1
+            if k == 5:
+                k = 0
+                signals = ()
+        scan = (n, tuple(forbidden), tuple(played), k, led, first, signals)
+        self._scan = scan
+        return scan
 
     def initial_cachette(self) -> None:
         """Return None: Quintus deals no cachette (Quinto's states return theirs)."""
@@ -772,9 +892,7 @@ class QuintusState(HandState):
 
     def events(self) -> list[Event]:
         """Return the public event log: every action, trick, premium and the result."""
-        snap = self.ctx.snapshot
-        assert snap is not None
-        st = snap.clone()
+        st = self.snapshot()
         out: list[Event] = []
         for seat, a in self.history():
             cards = [*st.trick, a] if is_play(a) else []
@@ -807,62 +925,126 @@ class QuintusState(HandState):
 
     def render(self, viewer: int | None = None) -> str:
         """Return the table as text; ``viewer`` hides what that seat may not see."""
-        ctx = self.ctx
-        vis = range(SEATS) if viewer is None else self.visible_seats(viewer)
-        head = f"Quintus ({ctx.rules.variant})  dealer {ctx.dealer}"
-        if self.quintus >= 0:
-            head += f"  quintus {self.quintus}"
-        if self.contract is not None:
-            head += f"  contract {self.contract}"
-        if self.trump >= 0:
-            head += f"  trump {TRUMP_NAMES[self.trump]}"
-        if self.nil > 0:
-            head += f"  {NIL_NAMES[self.nil]} nil" + (" (failed)" if self._nil_failed else "")
-        lines = [head]
-        if self.quintus >= 0:
-            qp, ta, tb = self.points()
-            (a1, a2), (b1, b2) = self.teams()
-            lines.append(
-                f"Points  quintus {qp}   team {a1}+{a2} {ta}   team {b1}+{b2} {tb}"
-                f"   tricks played {self.tricks_played}"
-            )
-        for s in range(SEATS):
-            tag = " (quintus)" if s == self.quintus else ""
-            body = (
-                hand_display(self.hands[s]) if s in vis else f"[{self.hands[s].bit_count()} cards]"
-            )
-            lines.append(f"  seat {s}{tag:<10} {body}")
-        if self.phase == AUCTION:
-            high = (
-                f"high bid {self._high} by seat {self._bidder}" if self._bidder >= 0 else "no bid"
-            )
-            lines.append(f"Auction: {high}; seat {self.turn} to bid")
-        elif self.phase in (TRUMP, NIL):
-            what = "trump" if self.phase == TRUMP else "nil"
-            lines.append(f"The quintus (seat {self.quintus}) to choose {what}")
-        elif self.phase == MELD:
-            lines.append(f"Seat {self.turn} to meld or decline a {self.pending_meld}")
-        elif self.phase == PLAY:
-            played = "  ".join(f"{s}:{card_display(c)}" for s, c in self.trick_pairs())
-            sig = "  ".join(f"{s}:{n}" for s, n in self.trick_signals())
-            lines.append(
-                f"Trick {self.tricks_played + 1}: {played or '-'}   seat {self.turn} to play"
-                + (f"   signals {sig}" if sig else "")
-            )
-        elif self._void:
-            lines.append("Hand void: all five passed")
+        held = self.hands
+        if viewer is None:
+            hands: tuple[CardMask | None, ...] = tuple(held)
         else:
-            sc = self.scores()
-            made = self.made()
-            res = "" if made is None else ("  contract made" if made else "  contract failed")
-            lines.append(f"Hand over: scores {sc}{res}")
-        return "\n".join(lines)
+            vis = self.visible_seats(viewer)
+            hands = tuple(held[s] if s in vis else None for s in range(SEATS))
+        return _table(
+            self.ctx,
+            hands,
+            tuple(m.bit_count() for m in held),
+            self.phase,
+            self.turn,
+            self.quintus,
+            self._high,
+            self._bidder,
+            self.trump,
+            self.nil,
+            self._nil_failed,
+            self.points(),
+            self.tricks_played,
+            self._pending,
+            self.trick_pairs(),
+            self.trick_signals(),
+            self._void,
+        )
 
     def __str__(self) -> str:
         return self.render()
 
     def __repr__(self) -> str:
         return f"<QuintusState {_PHASE_NAMES[self.phase]} trick {self.tricks_played + 1}>"
+
+
+def _table(
+    ctx: _Context,
+    hands: tuple[CardMask | None, ...],
+    sizes: tuple[int, ...],
+    phase: int,
+    turn: int,
+    quintus: int,
+    high: int,
+    bidder: int,
+    trump: int,
+    nil: int,
+    nil_failed: bool,
+    points: tuple[int, int, int],
+    tricks_played: int,
+    pending: int,
+    trick: tuple[tuple[int, Card], ...],
+    signals: tuple[tuple[int, str], ...],
+    void: bool,
+) -> str:
+    """Return the table as text: ``hands[s]`` is None for a hand the viewer cannot see.
+
+    What :meth:`QuintusState.render` draws, from the values it needs: an observation keeps
+    them (not a copy of the state) to draw its text when asked.
+    """
+    contract = high if ctx.bidding and quintus >= 0 else None
+    head = f"Quintus ({ctx.rules.variant})  dealer {ctx.dealer}"
+    if quintus >= 0:
+        head += f"  quintus {quintus}"
+    if contract is not None:
+        head += f"  contract {contract}"
+    if trump >= 0:
+        head += f"  trump {TRUMP_NAMES[trump]}"
+    if nil > 0:
+        head += f"  {NIL_NAMES[nil]} nil" + (" (failed)" if nil_failed else "")
+    lines = [head]
+    if quintus >= 0:
+        qp, ta, tb = points
+        (a1, a2), (b1, b2) = teams_of(quintus)
+        lines.append(
+            f"Points  quintus {qp}   team {a1}+{a2} {ta}   team {b1}+{b2} {tb}"
+            f"   tricks played {tricks_played}"
+        )
+    for s in range(SEATS):
+        tag = " (quintus)" if s == quintus else ""
+        m = hands[s]
+        body = hand_display(m) if m is not None else f"[{sizes[s]} cards]"
+        lines.append(f"  seat {s}{tag:<10} {body}")
+    if phase == AUCTION:
+        what = f"high bid {high} by seat {bidder}" if bidder >= 0 else "no bid"
+        lines.append(f"Auction: {what}; seat {turn} to bid")
+    elif phase in (TRUMP, NIL):
+        what = "trump" if phase == TRUMP else "nil"
+        lines.append(f"The quintus (seat {quintus}) to choose {what}")
+    elif phase == MELD:
+        lines.append(f"Seat {turn} to meld or decline a {_COMBO_NAMES[pending] or None}")
+    elif phase == PLAY:
+        played = "  ".join(f"{s}:{card_display(c)}" for s, c in trick)
+        sig = "  ".join(f"{s}:{n}" for s, n in signals)
+        lines.append(
+            f"Trick {tricks_played + 1}: {played or '-'}   seat {turn} to play"
+            + (f"   signals {sig}" if sig else "")
+        )
+    elif void:
+        lines.append("Hand void: all five passed")
+    else:
+        sc = _scores(ctx.bidding, quintus, high, points)
+        made = None if not ctx.bidding else points[0] >= high
+        res = "" if made is None else ("  contract made" if made else "  contract failed")
+        lines.append(f"Hand over: scores {sc}{res}")
+    return "\n".join(lines)
+
+
+def _scores(bidding: bool, quintus: int, high: int, points: tuple[int, int, int]) -> list[int]:
+    """Return each seat's score from the card points (see :meth:`QuintusState.scores`)."""
+    if quintus < 0:
+        return [0] * SEATS
+    qp, ta, tb = points
+    teams = teams_of(quintus)
+    if bidding:
+        return settle(high, qp >= high, (ta, tb), teams, quintus)
+    out = [0] * SEATS
+    out[quintus] = qp
+    for seat in teams[0]:
+        out[seat] = ta
+    for seat in teams[1]:
+        out[seat] = tb
+    return out
 
 
 def random_deal(rng: random.Random) -> list[CardMask]:
