@@ -79,7 +79,15 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     d = tmp_path_factory.mktemp("browser")
-    srv = ServerProcess(f"sqlite:///{d / 'b.db'}", bot_delay=0.05, log_path=str(d / "server.log"))
+    ARTIFACTS.mkdir(exist_ok=True)
+    # The hints are taken, not judged, here: a short hint budget keeps a loaded machine
+    # from making the hint tests wait. The server's log is kept with the screenshots.
+    srv = ServerProcess(
+        f"sqlite:///{d / 'b.db'}",
+        bot_delay=0.05,
+        extra=["--hint-seconds", "0.2"],
+        log_path=str(ARTIFACTS / "browser-server.log"),
+    )
     with srv:
         yield srv
 
