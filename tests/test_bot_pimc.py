@@ -243,3 +243,26 @@ def test_a_played_out_quintus_deal_is_measured_as_the_solver_measures() -> None:
     defender = next(s for s in range(5) if s != state.quintus)
     assert QuintusSolver.outcome(state, state.quintus) == quintus
     assert QuintusSolver.outcome(state, defender) == -quintus
+
+
+def test_the_quintus_counts_the_teams_bonus_of_a_failed_nil() -> None:
+    """Rule (base game): a failed nil gives each team +50, so the quintus weighs his points
+    against the others' when he chooses nil; with aces and court cards to lose he does
+    not declare it (he used to, his own points alone not showing the cost)."""
+    from quintet.actions import NIL_NONE
+    from quintet.game import Phase
+    from quintet.quintus.rules import NIL_BREAKERS
+
+    choices = []
+    for seed in range(60):
+        s = QuintusState.deal(QuintusRules(variant="base"), seed % 5, random.Random(seed))
+        while s.phase != Phase.NIL:
+            s.apply_action(s.legal_actions()[0])
+        q = s.current_player()
+        if (s.hands[q] & NIL_BREAKERS).bit_count() < 4:
+            continue
+        view = BotView.of(s, q, random.Random(seed), Budget(iterations=10))
+        choices.append(PimcBot().act(view))
+        if len(choices) == 4:
+            break
+    assert choices == [NIL_NONE] * 4

@@ -323,9 +323,20 @@ class PimcBot:
     # ---------------------------------------------------------------- Quintus
 
     def _simulate(
-        self, view: BotView, trump: int, nil: str, contract: int | None, n: int
-    ) -> list[int]:
-        """Return the quintus's points in ``n`` sampled deals played out by the heuristic."""
+        self,
+        view: BotView,
+        trump: int,
+        nil: str,
+        contract: int | None,
+        n: int,
+        relative: bool = False,
+    ) -> list[float]:
+        """Return the quintus's points in ``n`` sampled deals played out by the heuristic.
+
+        ``relative``: his points less the mean of the four others' (each team member
+        scores his team's points), what he plays for in the base game's ledger: a failed
+        nil costs him the teams' bonus, which his own points do not show.
+        """
         seat = view.seat
         out = []
         end, _ = self._limits(view)
@@ -348,13 +359,14 @@ class PimcBot:
                 first_trick=True,
             )
             playout(s, view.rng)
-            out.append(s.points()[0])
+            qp, ta, tb = s.points()
+            out.append(qp - (ta + tb) / 2 if relative else float(qp))
         return out
 
     def _trump_values(self, view: BotView, contract: int | None) -> list[float]:
         values = []
         for t in range(5):
-            pts = self._simulate(view, t, "none", contract, 12)
+            pts = self._simulate(view, t, "none", contract, 12, relative=contract is None)
             if contract is None:
                 values.append(sum(pts) / len(pts))
             else:
@@ -378,7 +390,7 @@ class PimcBot:
         scores = {}
         for a in main:
             kind = ("none", "closed", "open")[a - NIL_NONE]
-            pts = self._simulate(view, trump, kind, contract, 10)
+            pts = self._simulate(view, trump, kind, contract, 10, relative=contract is None)
             if contract is None:
                 scores[a] = sum(pts) / len(pts)
             else:
