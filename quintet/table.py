@@ -226,22 +226,15 @@ class Table:
             IllegalActionError: not this seat's turn, not allowed, or no hand in play.
             InvalidActionError: the action names nothing.
         """
-        state = self.state
-        if state is None:
-            raise IllegalActionError("no hand has been dealt")
-        if state.is_terminal():
-            raise IllegalActionError(
-                "the match is over" if self.match_over() else "the hand is over"
-            )
-        a = state.parse(action) if isinstance(action, str) else action
+        state, a = self._hand_and_action(action)
         state.act(a, seat)
         return int(a)
 
-    def preview(self, seat: int, action: Action | str) -> Preview:
-        """Check ``seat``'s action and return what it brings, leaving the table as it is.
+    def _hand_and_action(self, action: Action | str) -> tuple[Any, Action]:
+        """Return the hand in play and ``action`` as a number (text parsed).
 
         Raises:
-            IllegalActionError: not this seat's turn, not allowed, or no hand in play.
+            IllegalActionError: no hand in play, or it is over.
             InvalidActionError: the action names nothing.
         """
         state = self.state
@@ -251,7 +244,16 @@ class Table:
             raise IllegalActionError(
                 "the match is over" if self.match_over() else "the hand is over"
             )
-        a = state.parse(action) if isinstance(action, str) else action
+        return state, state.parse(action) if isinstance(action, str) else action
+
+    def preview(self, seat: int, action: Action | str) -> Preview:
+        """Check ``seat``'s action and return what it brings, leaving the table as it is.
+
+        Raises:
+            IllegalActionError: not this seat's turn, not allowed, or no hand in play.
+            InvalidActionError: the action names nothing.
+        """
+        state, a = self._hand_and_action(action)
         new = state.clone()
         new.act(a, seat)
         hands: list[Any] = self.match.hands

@@ -14,7 +14,7 @@ from pathlib import Path
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def _stat(pid: int) -> list[str] | None:
+def proc_stat(pid: int | str) -> list[str] | None:
     """Return the fields of ``/proc/PID/stat`` after the command name, or None."""
     try:
         text = Path(f"/proc/{pid}/stat").read_text()
@@ -44,7 +44,7 @@ def tree_cpu_seconds(pid: int) -> float | None:
     >>> tree_cpu_seconds(os.getpid()) is None or tree_cpu_seconds(os.getpid()) >= 0
     True
     """
-    fields = _stat(pid)
+    fields = proc_stat(pid)
     if fields is None:
         return None
     total = 0
@@ -55,7 +55,7 @@ def tree_cpu_seconds(pid: int) -> float | None:
         if p in seen:
             continue
         seen.add(p)
-        f = fields if p == pid else _stat(p)
+        f = fields if p == pid else proc_stat(p)
         if f is None:
             continue  # it ended meanwhile: its parent's cutime will count it once waited
         # utime, stime, cutime, cstime

@@ -17,12 +17,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
 import websockets
 from websockets.asyncio.client import ClientConnection
+
+from quintet.botproto.cpu import proc_stat as _stat
 
 JSON = dict[str, Any]
 
@@ -327,15 +328,6 @@ def first_choice(client: SeatClient, state: JSON) -> JSON | None:
 
 
 # ------------------------------------------------------------ process trees (Linux)
-
-
-def _stat(pid: int | str) -> list[str] | None:
-    """Return the fields of ``/proc/PID/stat`` after the command name, or None."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text.rsplit(")", 1)[1].split()
 
 
 def descendants(pid: int) -> set[int]:
