@@ -299,3 +299,10 @@ def test_suit_cards_returns_one_suit_ascending() -> None:
     assert [card_str(c) for c in suit_cards(hand, SPADES)] == ["3S", "QS"]
     assert suit_cards(hand, CLUBS) == ()
     assert [card_str(c) for c in suit_cards(hand, DIAMONDS)] == ["5D"]
+
+
+def test_a_card_code_is_ascii_letters_only() -> None:
+    """Rule (record-format.md, cards): either case, but a long s is not an S."""
+    with pytest.raises(InvalidCardError, match="not a card code: 'Aſ'"):
+        parse_card("Aſ")
+    assert parse_card("as") == parse_card("AS")
