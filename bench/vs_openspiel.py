@@ -2,7 +2,14 @@
 
     .venv/bin/python bench/vs_openspiel.py [--game quinto|quintus] [--variant V]
         [--deals 500] [--seconds 0.2] [--bot pimc] [--uct-c C] [--jobs J]
-        [--seed S] [--out results.json]
+        [--seed S] [--first F] [--out results.json]
+    .venv/bin/python bench/vs_openspiel.py --merge a.json b.json ...
+
+``--first F`` plays deals ``F .. F+deals-1`` (a shard: the deals are fixed by the seed
+and their index, and the budgets are CPU time, so shards run on different days or
+machines add up). ``--merge`` reads the ``--out`` files of shards of one run (same game,
+variant, bot, seconds, seed and constant), keeps each deal once and prints the report
+over all of them.
 
 Both bots play every hand on ``python_quinto`` / ``python_quintus`` states
 (:mod:`quintet.integrations.openspiel`): OpenSpiel's ``ISMCTSBot`` (random-rollout
@@ -52,7 +59,7 @@ import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -164,7 +171,11 @@ def play_deal(args: argparse.Namespace, index: int) -> DealResult:
         theirs = [x for o, x in zip(owner, scores, strict=True) if o == 1]
         diff = sum(ours) / len(ours) - sum(theirs) / len(theirs)
         total += diff
-        out.seatings.append({"owners": list(owner), "scores": list(scores), "diff": diff})
+        # The lone player of the hand (a quintus; the Quinto dummy game's lone seat), if any.
+        lone_seat = getattr(state.engine, "quintus_seat", lone)
+        out.seatings.append(
+            {"owners": list(owner), "scores": list(scores), "diff": diff, "lone": lone_seat}
+        )
         for bot in bots:
             if isinstance(bot, TimedISMCTSBot):
                 out.simulations.extend(bot.simulations)
@@ -186,8 +197,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--uct-c", type=float, default=None)
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--first", type=int, default=0, help="the first deal's index")
     parser.add_argument("--out", default=None, help="write the per-deal results as JSON")
+    parser.add_argument("--merge", nargs="+", metavar="FILE", help="report over shards' --out")
     args = parser.parse_args(argv)
+    if args.merge:
+        return merge(args.merge)
     args.variant = args.variant or find_game(args.game).default_variant
     args.uct_c = UCT_C[args.game] if args.uct_c is None else args.uct_c
     jobs = args.jobs or len(os.sched_getaffinity(0))
@@ -198,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     t0 = time.perf_counter()
-    indices = list(range(args.deals))
+    indices = list(range(args.first, args.first + args.deals))
     # Small chunks in deal order so progress can be reported as deals finish.
     size = max(1, min(5, args.deals // (jobs * 4) or 1))
     chunks = [indices[i : i + size] for i in range(0, args.deals, size)]
@@ -213,6 +228,51 @@ def main(argv: list[str] | None = None) -> int:
                 results.extend(batch)
                 _progress(results, args.deals, t0)
     results.sort(key=lambda r: r.deal)
+    report(args.bot, results, time.perf_counter() - t0, args.out, vars(args))
+    return 0
+
+
+#: The arguments that must agree between shards of one run.
+SAME = ("game", "variant", "bot", "seconds", "seed", "uct_c")
+
+
+def merge(paths: list[str]) -> int:
+    """Print the report over the shards in ``paths`` (``--out`` files of one run)."""
+    first: dict[str, Any] | None = None
+    deals: dict[int, DealResult] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        a = data["arguments"]
+        if first is None:
+            first = a
+            print(
+                f"{a['game']} {a['variant']}: {a['bot']} vs OpenSpiel ISMCTSBot "
+                f"(uct_c {a['uct_c']:g}), {a['seconds']:g} CPU s per decision, merged"
+            )
+        bad = [k for k in SAME if a.get(k) != first.get(k)]
+        if bad:
+            print(f"{path}: not a shard of the same run ({', '.join(bad)} differ)", file=sys.stderr)
+            return 2
+        for d in data["deals"]:
+            if "ours_time" not in d:
+                print(f"{path}: written by an older version (no times per deal)", file=sys.stderr)
+                return 2
+            deals.setdefault(d["deal"], DealResult(**d))
+        print(f"  {path}: {len(data['deals'])} deals", file=sys.stderr)
+    results = [deals[k] for k in sorted(deals)]
+    report(first["bot"] if first else "?", results, None, None, first or {})
+    return 0
+
+
+def report(
+    bot: str,
+    results: list[DealResult],
+    elapsed: float | None,
+    out: str | None,
+    arguments: dict[str, Any],
+) -> None:
+    """Print the summary of ``results`` (and write them to ``out`` when given)."""
     s = summarize([r.diff for r in results])
     ours_dec = sum(r.ours_decisions for r in results)
     os_dec = sum(r.ismcts_decisions for r in results)
@@ -222,31 +282,43 @@ def main(argv: list[str] | None = None) -> int:
     lo = "-" if s.low is None else f"{s.low:+.2f}"
     hi = "-" if s.high is None else f"{s.high:+.2f}"
     verdict = "clear of zero" if s.clear else "not clear of zero"
+    span = f"deals {results[0].deal}-{results[-1].deal}" if results else "no deals"
     print(
-        f"\n{args.bot} minus ISMCTS: {s.mean:+.2f} points per deal over {s.n} deals, "
+        f"\n{bot} minus ISMCTS: {s.mean:+.2f} points per deal over {s.n} deals ({span}), "
         f"95% CI [{lo}, {hi}] ({verdict})"
     )
+    # Roles (a lone quintus): the seatings where ours held him, and where ISMCTS did.
+    for label, who in (("ours as the lone player", 0), ("ISMCTS as the lone player", 1)):
+        per_deal = []
+        for r in results:
+            xs = [
+                x["diff"]
+                for x in r.seatings
+                if x.get("lone") is not None and x["owners"][x["lone"]] == who
+            ]
+            if xs:
+                per_deal.append(sum(xs) / len(xs))
+        if len(per_deal) >= 2:
+            t = summarize(per_deal)
+            print(f"  {label}: {t.mean:+.2f} [{t.low:+.2f}, {t.high:+.2f}] over {t.n} deals")
+    took = "" if elapsed is None else f"; elapsed {elapsed:.0f} s"
     print(
         f"CPU time per decision: ours {ours_t:.3f} s over {ours_dec}, ISMCTS {os_t:.3f} s over "
-        f"{os_dec} (mean {sum(sims) / max(1, len(sims)):.0f} simulations per search); "
-        f"elapsed {time.perf_counter() - t0:.0f} s"
+        f"{os_dec} (mean {sum(sims) / max(1, len(sims)):.0f} simulations per search){took}"
     )
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
+    if out:
+        with open(out, "w", encoding="utf-8") as f:
             json.dump(
                 {
-                    "arguments": vars(args),
+                    "arguments": arguments,
                     "summary": s.to_json(),
                     "seconds_per_decision": {"ours": ours_t, "ismcts": os_t},
                     "mean_simulations": sum(sims) / max(1, len(sims)),
-                    "deals": [
-                        {"deal": r.deal, "diff": r.diff, "seatings": r.seatings} for r in results
-                    ],
+                    "deals": [asdict(r) for r in results],
                 },
                 f,
                 indent=1,
             )
-    return 0
 
 
 def _progress(results: list[DealResult], total: int, t0: float) -> None:
