@@ -278,6 +278,25 @@ class HandState:
         ctx.snapshot = snap
         self.ctx = ctx
 
+    def start_of_hand(self) -> Self:
+        """Return a copy of the state as the hand (or position) began, with this state's
+        cards: each hand as it lies here plus what its seat has played since, and the
+        unseen extra cards (Quinto's cachette, until taken) as they lie here.
+
+        For a search bot's sampled world (:meth:`resample` with ``rebase`` False, whose
+        snapshot is not its own deal): replaying :meth:`history_pairs` from it reaches
+        this state again.
+        """
+        start: Self = self.snapshot()
+        played = self._scanned()[2]
+        start.hands[:] = [
+            m | p for m, p in zip(self.hands, played, strict=True)
+        ]  # a copy's own list
+        extra = self._hidden_extra()
+        if extra is not None:
+            start._set_extra(extra)
+        return start
+
     def initial_hands(self) -> list[CardMask]:
         """Return each seat's hand as the hand (or position) began."""
         hands: list[CardMask] = self.ctx.snapshot.hands

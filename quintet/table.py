@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quintet.actions import Action
-from quintet.bots import Bot, BotView, Budget, bot_step, make_bot
+from quintet.bots import Bot, BotView, Budget, bot_step, explain, make_bot
 from quintet.errors import IllegalActionError, InvalidOptionError
 from quintet.game import GameState
 from quintet.games import find_game
@@ -337,14 +337,27 @@ class Table:
         Raises:
             IllegalActionError: ``seat`` has nothing to do now.
         """
+        explained = self.explain_task(seat, level)
+        return lambda: explained()[0]
+
+    def explain_task(
+        self, seat: int, level: str = "heuristic"
+    ) -> Callable[[], tuple[Action | None, str | None]]:
+        """Return a function that works out :meth:`hint` and its reason in one sentence.
+
+        The reason is the bot's own (:func:`quintet.bots.explain`: the heuristic's rule,
+        pimc's mean value over its deals), None when the bot gives none.
+
+        Raises:
+            IllegalActionError: ``seat`` has nothing to do now.
+        """
         if not self.legal(seat):
             raise IllegalActionError(f"seat {seat} has nothing to do now")
         view = BotView.of(self.state, seat, random.Random(f"{self.seed}:hint"), self.budget)
         signal_only = seat != self.to_act()
 
-        def work() -> Action | None:
-            bot = make_bot(level)
-            return bot.signal(view) if signal_only else bot.act(view)
+        def work() -> tuple[Action | None, str | None]:
+            return explain(make_bot(level), view, signal_only)
 
         return work
 

@@ -118,9 +118,9 @@ def test_pimc_stops_once_its_cpu_budget_is_spent(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(time, "thread_time", clock)
     real_sample = PimcBot._sample
 
-    def costly_sample(self: PimcBot, view: BotView, tries: int = 8) -> Any:
+    def costly_sample(self: PimcBot, view: BotView) -> Any:
         clock.now += 0.3  # each deal costs 0.3 CPU seconds of the deciding thread
-        return real_sample(self, view, tries)
+        return real_sample(self, view)
 
     monkeypatch.setattr(PimcBot, "_sample", costly_sample)
     state = quinto_at(3)
@@ -144,9 +144,9 @@ def test_each_deal_gets_a_node_limit_from_the_cpu_time_left(
     calls = stub_solver(monkeypatch, "quinto", state.legal_actions()[0], clock)
     real_sample = PimcBot._sample
 
-    def costly_sample(self: PimcBot, view: BotView, tries: int = 8) -> Any:
+    def costly_sample(self: PimcBot, view: BotView) -> Any:
         clock.now += 0.125
-        return real_sample(self, view, tries)
+        return real_sample(self, view)
 
     monkeypatch.setattr(PimcBot, "_sample", costly_sample)
     bot = PimcBot()

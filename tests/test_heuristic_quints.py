@@ -97,3 +97,61 @@ def test_keep_the_last_trick_winner_for_the_cachette() -> None:
     )
     assert state.tricks_played == 10 and state.current_player() == 2
     assert heuristic_play(state) == "2S"
+
+
+# ------------------------------------------------------------------- hints' reasons
+
+
+def explain(state: QuintoState, seed: int = 1) -> tuple[str, str]:
+    seat = state.current_player()
+    a, why = HeuristicBot().explain(BotView.of(state, seat, random.Random(seed)))
+    return card_str(a), why
+
+
+def test_the_reason_of_a_quint_capture_names_the_quint() -> None:
+    """A hint says which rule chose the card: the A♥ takes the quint of the led 4♥."""
+    state = position(
+        {"N": "2C 3C 6C", "E": "7D 8D", "S": "AH KH 9H", "W": "5D 6D 9D"},
+        leader="E",
+        trick="4H",
+    )
+    card, why = explain(state)
+    assert card == "AH"
+    assert "sure to win" in why and "quint" in why
+
+
+def test_the_reason_of_the_quint_royal_names_the_partners_trick() -> None:
+    state = position(
+        {"N": "2S 3S", "E": "4D 6D", "S": "JK 7C 8C", "W": "9S TS JS"},
+        leader="N",
+        trick="AH 5D",
+    )
+    card, why = explain(state)
+    assert card == "JK"
+    assert "Quint Royal" in why and "partner" in why
+
+
+def test_the_reason_of_a_discard_says_it_feeds_the_fewest_quint_points() -> None:
+    state = position(
+        {"N": "7S", "E": "JD", "S": "5S AD", "W": "9S"},
+        leader="W",
+        trick="4C 6S AH",
+    )
+    card, why = explain(state)
+    assert card == "AD"
+    assert "fewest quint points" in why
+
+
+def test_pimc_explains_a_card_by_its_mean_value_over_the_deals() -> None:
+    """pimc's reason: the card's mean value over its deals and its lead over the next."""
+    state = position(
+        {"N": "2C 3C 6C", "E": "7D 8D", "S": "AH KH 9H", "W": "5D 6D 9D"},
+        leader="E",
+        trick="4H",
+    )
+    view = BotView.of(state, 2, random.Random(0), Budget(iterations=4))
+    card, why = PimcBot().explain(view)
+    assert card_str(card) == "AH"
+    assert why.startswith("A♥ averages +")
+    assert "over 4 deals" in why and "more than" in why
+    assert "points for your side less the other side's" in why

@@ -262,6 +262,9 @@ def test_hint_undo_last_trick_and_pages() -> None:
             await wait_idle(pilot, app)
             await pilot.press("h")
             assert "Hint (heuristic)" in screen.status_text.plain
+            # The hint says why, in the heuristic's words (its rule for this decision).
+            _, reason = table.explain_task(1, "heuristic")()
+            assert reason and reason in screen.status_text.plain
             view = screen.view
             assert view is not None and view.decision == 1
             hint = table.hint(1)

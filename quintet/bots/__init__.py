@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from quintet.actions import Action
 from quintet.bots.base import Bot, BotView, Budget, cpu_clock, pick_best
 from quintet.bots.heuristic import HeuristicBot
 from quintet.bots.play import bot_step, play_out
@@ -110,6 +111,23 @@ def make_bot(level: str) -> Bot:
         raise InvalidOptionError(f"bad parameter for bot {name!r}: {e}") from None
 
 
+def explain(bot: Bot, view: BotView, signal_only: bool = False) -> tuple[Action | None, str | None]:
+    """Return what ``bot`` would do for ``view`` and why, in one sentence (a hint).
+
+    A bot that can say why has ``explain(view) -> (action, reason)`` (``heuristic``: the
+    rule it applied; ``pimc``: the value of the choice over its deals); for any other the
+    reason is None. ``signal_only``: only a signal is wanted (None to stay silent).
+    """
+    if signal_only:
+        signal = bot.signal(view)
+        return signal, None if signal is None else "the meaning of the signal agreed before play"
+    method = getattr(bot, "explain", None)
+    if method is None:
+        return bot.act(view), None
+    action, reason = method(view)
+    return action, reason
+
+
 #: Levels that could not be loaded because an extra is missing (the solver's numba).
 _NEEDS_EXTRA: set[str] = set()
 
@@ -143,6 +161,7 @@ __all__ = [
     "allow_commands",
     "bot_step",
     "cpu_clock",
+    "explain",
     "levels",
     "make_bot",
     "pick_best",

@@ -13,6 +13,7 @@ a strong hand, ``down`` with a weak one, answering a partner's ``ask``.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -97,6 +98,15 @@ class HeuristicBot:
             return view.legal[0]
         return _ACTS[view.game](view)
 
+    def explain(self, view: BotView) -> tuple[Action, str]:
+        """Return the heuristic's choice and the rule it applied, in one sentence."""
+        _NOTE.why = None
+        a = self.act(view)
+        why = getattr(_NOTE, "why", None)
+        if len(view.legal) == 1:
+            why = "the only legal choice"
+        return a, why or "the heuristic's choice"
+
     def signal(self, view: BotView) -> Action | None:
         """Return a Quintus signal with the rulebook's meaning, or None."""
         if not view.signals():  # only Quintus has signals
@@ -104,10 +114,46 @@ class HeuristicBot:
         return _quintus_signal(view)
 
 
+# ------------------------------------------------------------------------- reasons
+
+#: The reason for the last choice this thread's heuristic made (see ``explain``).
+_NOTE = threading.local()
+
+
+def _say(a: Action, why: str) -> Action:
+    """Return ``a``, noting ``why`` it was chosen (one sentence, for hints)."""
+    _NOTE.why = why
+    return a
+
+
+_WHY_JOKER = "the Quint Royal on a trick your partner is sure to win: its 25 are your side's"
+_WHY_FIVE = "a five on a trick your partner is sure to win: its quint is your side's"
+_WHY_PAIR = "completes a quint on a trick your partner is sure to win"
+_WHY_UNDER = "your partner is winning the trick: the lowest card that leaves it to him"
+_WHY_LOWEST = "nothing better to do: your lowest card"
+_WHY_SURE = "the cheapest card sure to win the trick, taking its quint when it can"
+_WHY_TAKE = (
+    "wins the trick for now: the cheapest such card, as the trick holds a quint or is nearly done"
+)
+_WHY_FEED = "you cannot win the trick: the card that gives the winners the fewest quint points"
+_WHY_OPENING = (
+    "the opening lead of the ace of spades (or clubs), so that a partner holding the "
+    "Quint Royal can throw it (Hoffmann)"
+)
+_WHY_CASH = "no unseen card can beat it: a sure trick"
+_WHY_LEAD_LOW = "nothing sure to lead: the lowest card that cannot give away a quint"
+_WHY_SIGNAL = "your team mate signalled strength: lead low and let him take the trick"
+_WHY_LEAD_LOW_Q = "nothing sure to lead: your lowest card that is not a court card"
+_WHY_TAKE_Q = "the cheapest card that wins the trick, as it holds points or is the last chance"
+_WHY_DUMP = "you are not taking this trick: the card worth least to whoever takes it"
+_WHY_BREAK = "break the quintus's nil: give his trick an ace or a court card"
+_WHY_FEED_MATE = "your team mate is sure to win the trick: give it points"
+
+
 # ----------------------------------------------------------------------------- Quinto
 
 
-def _quinto_strength(hand: CardMask) -> float:
+def quinto_strength(hand: CardMask) -> float:
     """Return the tricks a Quinto hand should win on its own high cards."""
     s = 0.0
     for c in mask_cards(hand & _NO_JOKER):
@@ -124,12 +170,20 @@ def _quinto_act(view: BotView) -> Action:
     legal = view.legal
     if obs.phase == "doubling":
         own = obs.hands[view.seat] or 0
-        strength = _quinto_strength(own)
+        strength = quinto_strength(own)
         if REDOUBLE in legal and strength >= 4.0:
-            return REDOUBLE
+            return _say(
+                REDOUBLE,
+                f"your high hearts and diamonds are worth {strength:g} tricks: 4 or more redouble",
+            )
         if DOUBLE in legal and strength >= 4.5:
-            return DOUBLE
-        return PASS
+            return _say(
+                DOUBLE,
+                f"your high hearts and diamonds are worth {strength:g} tricks: 4.5 or more double",
+            )
+        return _say(
+            PASS, f"your high hearts and diamonds are worth {strength:g} tricks: too few to double"
+        )
     seat = view.seat
     hand = obs.hands[seat] or 0
     side = seat & 1
@@ -156,17 +210,18 @@ def _quinto_act(view: BotView) -> Action:
     if partner_wins:
         if safe:
             if JOKER in cards:
-                return JOKER  # Hoffmann: throw the Quint Royal on a partner's trick
+                # Hoffmann: throw the Quint Royal on a partner's trick
+                return _say(JOKER, _WHY_JOKER)
             if fives:
-                return _highest(fives)
+                return _say(_highest(fives), _WHY_FIVE)
             quint = [c for c in cards if c < best and _QUINT_CARDS >> c & 1]
             pairs = [c for c in quint if quint_points((1 << c) | _trick_mask(trick)) > 0]
             if pairs:
-                return pairs[0]
+                return _say(pairs[0], _WHY_PAIR)
         under = [c for c in plain if c < best] or [c for c in cards if c != JOKER and c < best]
         if under:
-            return _lowest(under)
-        return _lowest(plain or [c for c in cards if c != JOKER] or cards)
+            return _say(_lowest(under), _WHY_UNDER)
+        return _say(_lowest(plain or [c for c in cards if c != JOKER] or cards), _WHY_LOWEST)
     in_trick = _trick_mask(trick)
     value = quint_points(in_trick)
     winners = [c for c in cards if c != JOKER and c > best]
@@ -177,14 +232,14 @@ def _quinto_act(view: BotView) -> Action:
         if sure:
             # Capture a quint with the card that wins: the ace on a led four, the two on
             # a three (the cheapest such card; else the cheapest sure winner).
-            return _cheapest_capture(sure, in_trick)
+            return _say(_cheapest_capture(sure, in_trick), _WHY_SURE)
         if value or len(trick) >= 2:
-            return _cheapest_capture(winners, in_trick)
+            return _say(_cheapest_capture(winners, in_trick), _WHY_TAKE)
     losers = [c for c in plain if c < best] or [c for c in cards if c != JOKER and c < best]
     if not losers:
         losers = [c for c in cards if c != JOKER] or cards
     # Never feed a quint to the opponents' trick: the card that gives them least, lowest.
-    return min(losers, key=lambda c: (_gain(c, in_trick), c))
+    return _say(min(losers, key=lambda c: (_gain(c, in_trick), c)), _WHY_FEED)
 
 
 def _gain(c: Card, in_trick: CardMask) -> int:
@@ -232,14 +287,14 @@ def _quinto_lead(
         # a partner holding the Quint Royal can throw it.
         for c in (card(ACE, SPADES), card(ACE, CLUBS)):
             if c in cards:
-                return c
+                return _say(c, _WHY_OPENING)
     sure = [c for c in cards if c != JOKER and c > top_threat]
     if sure:
-        return _highest(sure)
+        return _say(_highest(sure), _WHY_CASH)
     plain = [c for c in cards if c != JOKER and not (_QUINT_CARDS >> c & 1)]
     if plain:
-        return _lowest(plain)
-    return _lowest([c for c in cards if c != JOKER] or cards)
+        return _say(_lowest(plain), _WHY_LEAD_LOW)
+    return _say(_lowest([c for c in cards if c != JOKER] or cards), _WHY_LOWEST)
 
 
 # ---------------------------------------------------------------------------- Quintus
@@ -276,26 +331,31 @@ def _quintus_act(view: BotView) -> Action:
     if phase == "meld":
         for a in (MELD_COURT, MELD_STRAIGHT):
             if a in legal:
-                return a
-        return DECLINE
+                return _say(a, "a premium melded counts for you")
+        return _say(DECLINE, "nothing to meld")
     if phase == "auction":
         best = max(quintus_estimate(hand, t) for t in range(5))
         bids = [a for a in legal if is_bid(a)]
         if bids and bid_amount(bids[0]) <= best - 4:
-            return bids[0]
-        return PASS
+            return _say(bids[0], f"your hand is worth about {best:.0f} points under its best trump")
+        return _say(
+            PASS, f"your hand is worth about {best:.0f} points: not enough for the next bid"
+        )
     if phase == "trump":
         values = {TRUMP_BASE + t: quintus_estimate(hand, t) for t in range(5)}
-        return max(values, key=lambda a: (values[a], -a))
+        choice = max(values, key=lambda a: (values[a], -a))
+        return _say(choice, f"the best estimate for your hand: about {values[choice]:.0f} points")
     if phase == "nil":
         breakers = hand & NIL_BREAKERS
         if not breakers:
             high = max((c % 13 for c in mask_cards(hand)), default=0)
-            return NIL_OPEN if high <= 6 else NIL_CLOSED  # all cards eight or lower: open
+            if high <= 6:  # all cards eight or lower: open
+                return _say(NIL_OPEN, "no ace or court card and nothing above an eight: open nil")
+            return _say(NIL_CLOSED, "no ace or court card to lose a trick with: nil")
         contract = obs.contract
         if contract is not None and contract <= 38 and breakers.bit_count() == 0:
-            return NIL_CLOSED
-        return NIL_NONE
+            return _say(NIL_CLOSED, "nil makes the contract")
+        return _say(NIL_NONE, "aces or court cards would win tricks: no nil")
     cards = [a for a in legal if is_play(a)]
     if len(cards) == 1 and not any(is_signal(a) for a in legal):
         return cards[0]
@@ -322,22 +382,22 @@ def _quintus_play(obs: Any, seat: int, hand: CardMask, cards: list[Card]) -> Act
 
     if not trick:
         if me_q and nil:
-            return min(cards, key=lambda c: (c % 13, c))
+            return _say(min(cards, key=lambda c: (c % 13, c)), "playing nil: lead your lowest card")
         # Cash a card no one can beat; else lead low.
         sure = [c for c in cards if _sure_quintus(c, unseen, trump)]
         if sure:
-            return max(sure, key=lambda c: (c % 13, c))
+            return _say(max(sure, key=lambda c: (c % 13, c)), _WHY_CASH)
         if not me_q and partner_signal(obs, seat) == "up":
             # The team mate showed strength: lead low and let him take the trick.
             low = [c for c in cards if value(c) <= 0 and SUIT_OF[c] != trump]
             if low:
-                return min(low, key=lambda c: (c % 13, c))
+                return _say(min(low, key=lambda c: (c % 13, c)), _WHY_SIGNAL)
         if me_q and trump < 4:
             trumps = [c for c in cards if SUIT_OF[c] == trump]
             if len(trumps) >= 3:
-                return max(trumps)
+                return _say(max(trumps), "draw trumps with your highest")
         non_face = [c for c in cards if not FACES >> c & 1]
-        return min(non_face or cards, key=lambda c: (c % 13, c))
+        return _say(min(non_face or cards, key=lambda c: (c % 13, c)), _WHY_LEAD_LOW_Q)
     best = trick[0][1]
     wpos = 0
     for i, (_, c) in enumerate(trick):
@@ -360,24 +420,27 @@ def _quintus_play(obs: Any, seat: int, hand: CardMask, cards: list[Card]) -> Act
     if me_q:
         if nil:
             safe = losers or cards
-            return max(safe, key=lambda c: (not (NIL_BREAKERS >> c & 1), c % 13))
+            return _say(
+                max(safe, key=lambda c: (not (NIL_BREAKERS >> c & 1), c % 13)),
+                "playing nil: the highest card that does not win the trick",
+            )
         if winners and (pot > 0 or last or any(value(c) > 0 for c in cards)):
-            return cheapest(winners)
-        return dump(losers or cards)
+            return _say(cheapest(winners), _WHY_TAKE_Q)
+        return _say(dump(losers or cards), _WHY_DUMP)
     # A defender.
     if nil and winner == q:
         # Make the quintus's winning trick hold a court card or an ace.
         breakers = [c for c in losers if NIL_BREAKERS >> c & 1]
         if breakers:
-            return max(breakers, key=lambda c: c % 13)
+            return _say(max(breakers, key=lambda c: c % 13), _WHY_BREAK)
     if winner == partner and (last or not _beatable(best, unseen, trump)):
         feed = [c for c in losers if value(c) > 0]
         if feed:
-            return max(feed, key=lambda c: c % 13)
-        return dump(losers or cards)
+            return _say(max(feed, key=lambda c: c % 13), _WHY_FEED_MATE)
+        return _say(dump(losers or cards), _WHY_DUMP)
     if winners and (winner == q or pot > 0 or last):
-        return cheapest(winners)
-    return dump(losers or cards)
+        return _say(cheapest(winners), _WHY_TAKE_Q)
+    return _say(dump(losers or cards), _WHY_DUMP)
 
 
 def signal_strength(hand: CardMask) -> int:

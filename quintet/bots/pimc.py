@@ -3,7 +3,9 @@
 For a card play, the bot deals the cards it cannot see again many times, consistently
 with everything it has seen (:meth:`~quintet.bots.base.BotView.sample`: voids, cards
 played, the open-nil hand, the quintus's all-trump first lead), values every legal card
-in each deal, and plays the card of best average value.
+in each deal, and plays the card of best average value. Each deal is chosen among
+``candidates`` consistent ones by how likely it makes the other players' decisions so
+far under a soft model of them (inference: :mod:`quintet.bots.inference`).
 
 In each deal, from any trick, every card is valued exactly by the double-dummy solver
 (``move_values``) within a node limit for that deal: the CPU time left in the budget,
@@ -24,9 +26,12 @@ The budget is CPU seconds of the deciding thread (:func:`~quintet.bots.base.cpu_
 the solver's numba kernels run in that thread), checked between deals.
 
 Doubling, bids, trump and nil come from simulated outcomes (heuristic playouts of
-sampled deals, not the solver, within the same CPU budget): Quinto doubles when the
-simulated trick difference favours its side; the Quintus bidder plays sampled deals
-out under each trump (and nil) and bids, names trump and declares nil by the points
+sampled deals, not the solver, within the same CPU budget): Quinto passes, doubles or
+redoubles by the value each gives in the sampled deals, the rest of the doubling round
+answered as the heuristic would and a game won or lost in the hand counted (the risk of
+the target: :meth:`PimcBot.doubling_values`). A Quintus bidder plays sampled deals out
+under each trump and bids the amount of best expected settlement (the bid won or paid:
+:meth:`PimcBot.bid_values`); the quintus names trump and declares nil by the points
 (or, with a contract, the chance to make it) the simulations give. It always melds;
 signals are given and read as by the heuristic.
 """
@@ -57,7 +62,9 @@ from quintet.actions import (
     is_signal,
 )
 from quintet.bots.base import BotView, cpu_clock
-from quintet.bots.heuristic import HeuristicBot, signal_strength
+from quintet.bots.heuristic import HeuristicBot, quinto_strength, signal_strength
+from quintet.bots.inference import EPSILON, likelihood, pick
+from quintet.cards import card_display
 from quintet.game import Phase
 from quintet.games import GAMES, game_of
 from quintet.quinto import QuintoState
@@ -75,6 +82,12 @@ DEFAULT_SAMPLES: Final = 200
 NODES_PER_CPU_SECOND: Final = {g.name: g.solver_nodes_per_second for g in GAMES.values()}
 #: The CPU time left is shared among at least this many deals still to come.
 MIN_SAMPLES: Final = 10
+#: What a Quinto game won (or lost) in the hand is worth to the doubling, in points: the
+#: risk of the target (half a rubber's bonus).
+GAME_VALUE: Final = 50.0
+#: Deals drawn per sample, one kept by how likely it makes the others' decisions
+#: (:mod:`quintet.bots.inference`); 1 samples uniformly.
+CANDIDATES: Final = 4
 #: The smallest node limit of a deal (the last tricks solve in far fewer nodes).
 MIN_NODES: Final = 20_000
 
@@ -110,6 +123,75 @@ def _consistent(
     return True
 
 
+def _final_multiplier(world: Any, action: Action) -> int:
+    """Return the trick-value multiplier after ``action`` in ``world``'s doubling round,
+    the seats still to act answering as the heuristic would with their hands there."""
+    w = world.clone()
+    w.apply_action(action)
+    while w.phase == Phase.DOUBLING:
+        seat = w.current_player()
+        legal = w.legal_actions()
+        strength = quinto_strength(w.hands[seat])
+        if REDOUBLE in legal and strength >= 4.0:
+            w.apply_action(REDOUBLE)
+        elif DOUBLE in legal and strength >= 4.5:
+            w.apply_action(DOUBLE)
+        else:
+            w.apply_action(PASS)
+    return int(w.multiplier)
+
+
+def _doubled_value(world: Any, side: int, multiplier: int, game_value: float) -> float:
+    """Return ``side``'s value of a hand played out at trick value 1, rescored at ``multiplier``.
+
+    Its hand points less the other side's with the trick points (if they were added)
+    multiplied, plus or minus ``game_value`` when a side reaches the target in the hand.
+    """
+    points = world.hand_points()
+    score = list(world.start_score)
+    target = world.rules.target
+    winner = world.game_winner
+    mine = [0.0, 0.0]
+    for s in (0, 1):
+        tricks = 5 * world.tricks_won[s] if world.trick_points_counted else 0
+        mine[s] = points[s] + (multiplier - 1) * tricks
+        score[s] += mine[s]
+    if world.trick_points_counted:
+        a, b = score
+        winner = None if not (a >= target or b >= target) or a == b else (0 if a > b else 1)
+    value = mine[side] - mine[1 - side]
+    if winner is not None:
+        value += game_value if winner == side else -game_value
+    return value
+
+
+_ACTION_WORD: Final = {PASS: "passing", DOUBLE: "doubling", REDOUBLE: "redoubling"}
+
+
+def _card_reason(
+    view: BotView, best: Action, totals: dict[Action, float], n: int, exact: int
+) -> str:
+    """Return why ``best`` was played: its mean value, and how far ahead of the next card."""
+    world = view.state()
+    words = game_of(world).solver_class.value_words(world, view.seat)
+    mean = totals[best] / n
+    if exact == n:
+        how = f"{n} deals that fit what you have seen, each solved double-dummy"
+    elif exact == 0:
+        how = f"{n} deals that fit what you have seen, each played out"
+    else:
+        how = f"{n} deals that fit what you have seen ({exact} solved double-dummy)"
+    others = [c for c in totals if c != best]
+    if not others:
+        return f"{card_display(best)} averages {mean:+.1f} ({words}) over {how}"
+    second = max(others, key=lambda c: totals[c])
+    gap = mean - totals[second] / n
+    return (
+        f"{card_display(best)} averages {mean:+.1f} ({words}) over {how}, "
+        f"{gap:.1f} more than {card_display(second)}"
+    )
+
+
 class PimcBot:
     """Perfect-information Monte Carlo (see the module docstring).
 
@@ -119,6 +201,10 @@ class PimcBot:
     then fixed (:data:`DEFAULT_SECONDS` shared among ``min(samples, MIN_SAMPLES)``
     deals). ``max_nodes`` fixes the node limit per deal instead. ``exact_tricks``, when
     given, uses the solver only with at most that many tricks left (playouts before).
+    ``game_value`` (points, default :data:`GAME_VALUE`) is what the Quinto doubling
+    counts for a game won or lost in the hand. ``candidates`` (default
+    :data:`CANDIDATES`; 1: none) and ``epsilon`` set the inference of each sample.
+    ``signals`` 0 never signals (the partner's signals are still read).
     """
 
     name = "pimc"
@@ -130,6 +216,10 @@ class PimcBot:
         exact_tricks: int | None = None,
         tt_bits: int = 18,
         max_nodes: int | None = None,
+        game_value: float = GAME_VALUE,
+        candidates: int = CANDIDATES,
+        epsilon: float = EPSILON,
+        signals: int = 1,
     ) -> None:
         if max_nodes is not None and max_nodes < 1:
             raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
@@ -137,6 +227,14 @@ class PimcBot:
         self.samples = samples
         self.exact_tricks = exact_tricks
         self.max_nodes = max_nodes
+        self.game_value = float(game_value)
+        if candidates < 1:
+            raise ValueError(f"candidates must be at least 1, not {candidates}")
+        if not 0.0 < epsilon <= 1.0:
+            raise ValueError(f"epsilon must be in (0, 1], not {epsilon}")
+        self.candidates = int(candidates)
+        self.epsilon = float(epsilon)
+        self.signals = bool(signals)
         self._tt_bits = tt_bits
         self._solvers: dict[str, QuintoSolver | QuintusSolver] = {}
         #: The last card decision: deals valued, of them solved exactly, and given up by
@@ -148,6 +246,8 @@ class PimcBot:
         self.last_nodes = 0
         self.last_solve_cpu = 0.0
         self.last_cpu = 0.0
+        #: Why the last decision was taken, in one sentence (see :meth:`explain`).
+        self.last_reason: str | None = None
         #: Totals over this bot's card decisions: decisions, samples, exact, fallbacks.
         self.counts: Counter[str] = Counter()
 
@@ -193,13 +293,30 @@ class PimcBot:
             return self._bid(view, main)
         if obs.phase == "trump":
             values = self._trump_values(view, obs.contract)
-            return TRUMP_BASE + max(range(5), key=lambda t: (values[t], -t))
+            t = max(range(5), key=lambda t: (values[t], -t))
+            what = "points less the others'" if obs.contract is None else "chance to make it"
+            self.last_reason = f"the best simulated {what}: {values[t]:.2f}"
+            return TRUMP_BASE + t
         if obs.phase == "nil":
             return self._nil(view, main, obs)
         return main[0]
 
+    def explain(self, view: BotView) -> tuple[Action, str]:
+        """Return :meth:`act`'s choice and why, in one sentence (a hint's reason)."""
+        self.last_reason = None
+        main = view.main_actions()
+        if len(main) == 1:
+            return main[0], "the only legal choice"
+        a = self.act(view)
+        if self.last_reason is None:  # a meld: always taken
+            return _HEURISTIC.explain(view)[0], "a premium melded counts for you"
+        return a, self.last_reason
+
     def signal(self, view: BotView) -> Action | None:
-        """Return the heuristic's signal (given and read with the rulebook's meaning)."""
+        """Return the heuristic's signal (given and read with the rulebook's meaning);
+        None always when ``signals`` is 0 (for the ladder: does signalling help?)."""
+        if not self.signals:
+            return None
         return _HEURISTIC.signal(view)
 
     # ------------------------------------------------------------- card play
@@ -247,9 +364,24 @@ class PimcBot:
         self.last_nodes, self.last_solve_cpu = nodes, solve_cpu
         self.last_cpu = cpu_clock() - t0
         self.counts.update(decisions=1, samples=n, exact=exact, fallbacks=fallbacks)
-        return max(cards, key=lambda c: (totals[c], -c))
+        best = max(cards, key=lambda c: (totals[c], -c))
+        self.last_reason = _card_reason(view, best, totals, n, exact)
+        return best
 
-    def _sample(self, view: BotView, tries: int = 8) -> Any:
+    def _sample(self, view: BotView) -> Any:
+        """Return a sample of the unseen cards, by inference from the others' decisions.
+
+        With ``candidates`` above 1, that many consistent deals are drawn and one is
+        kept in proportion to how likely it makes what the other players did
+        (:mod:`quintet.bots.inference`, the soft heuristic with ``epsilon``).
+        """
+        if self.candidates <= 1 or not view.obs.history:
+            return self._sample_signals(view)
+        worlds = [self._sample_signals(view) for _ in range(self.candidates)]
+        weights = [likelihood(w, view.seat, self.epsilon) for w in worlds]
+        return pick(worlds, weights, view.rng)
+
+    def _sample_signals(self, view: BotView, tries: int = 8) -> Any:
         """Return a sample, preferring one where the signals given mean what they say.
 
         Signals are soft evidence (rulebook 004: ``up`` for strong or high-value cards,
@@ -300,25 +432,44 @@ class PimcBot:
     # ----------------------------------------------------------------- Quinto
 
     def _double(self, view: BotView, main: tuple[Action, ...]) -> Action:
-        """Double or redouble when simulations give this side more tricks than the other."""
+        """Pass, double or redouble by the simulated value of each (see :meth:`doubling_values`)."""
+        values = self.doubling_values(view, main)
+        best = max(main, key=lambda a: (values[a], a == PASS))
+        others = ", ".join(f"{_ACTION_WORD[a]} {values[a]:+.1f}" for a in main if a != best)
+        self.last_reason = (
+            f"{_ACTION_WORD[best]} is worth {values[best]:+.1f} points for your side on "
+            f"average over the deals played out ({others}), the game's target counted"
+        )
+        return best
+
+    def doubling_values(self, view: BotView, main: tuple[Action, ...]) -> dict[Action, float]:
+        """Return the mean value for this side of each doubling action over sampled deals.
+
+        Each sampled deal is played out once by the heuristic (its play does not depend
+        on the trick value), then scored at every trick value the doubling can end on:
+        for each action, the seats still to act in the doubling round answer as the
+        heuristic would with the hands of that deal (its strength rule), which gives the
+        final trick value. A deal's value is this side's hand points minus the other's
+        at that trick value (none when quints end the game before the trick points are
+        added), plus ``game_value`` for a game won in the hand and minus it for a game
+        lost: the risk of the target (a doubled or redoubled hand can carry a side past
+        it, for or against us). The same deals value every action.
+        """
         deadline, samples = self._limits(view)
         side = view.seat & 1
-        diff = 0.0
+        totals = dict.fromkeys(main, 0.0)
         n = 0
-        while n < min(samples, 60) and (n == 0 or cpu_clock() < deadline):
-            world = view.sample()
-            while world.phase == Phase.DOUBLING:  # the rest of the doubling round: passes
-                world.apply_action(PASS)
-            playout(world, view.rng)
-            won = world.tricks_won
-            diff += won[side] - won[1 - side]
+        while n < min(samples, 400) and (n == 0 or cpu_clock() < deadline):
+            world = self._sample(view)
+            finals = {a: _final_multiplier(world, a) for a in main}
+            out = world.clone()
+            while out.phase == Phase.DOUBLING:  # played out at the trick value 1
+                out.apply_action(PASS)
+            playout(out, view.rng)
+            for a in main:
+                totals[a] += _doubled_value(out, side, finals[a], self.game_value)
             n += 1
-        mean = diff / n
-        if REDOUBLE in main and mean > 1.0:
-            return REDOUBLE
-        if DOUBLE in main and mean > 1.5:
-            return DOUBLE
-        return PASS
+        return {a: totals[a] / n for a in main}
 
     # ---------------------------------------------------------------- Quintus
 
@@ -346,7 +497,7 @@ class PimcBot:
         for i in range(n):
             if i and cpu_clock() > deadline:
                 break
-            world = view.sample()
+            world = self._sample(view)
             rules = world.rules
             s = QuintusState.from_position(
                 world.hands,
@@ -374,15 +525,38 @@ class PimcBot:
         return values
 
     def _bid(self, view: BotView, main: tuple[Action, ...]) -> Action:
-        bids = [a for a in main if is_bid(a)]
-        if not bids:
-            return PASS
-        best = max(
-            sum(p) / len(p) for p in (self._simulate(view, t, "none", None, 8) for t in range(5))
-        )
-        if bid_amount(bids[0]) <= best - 4:
-            return bids[0]
-        return PASS
+        """Bid the amount of best expected settlement, or pass (see :meth:`bid_values`)."""
+        values = self.bid_values(view, main)
+        best = max(main, key=lambda a: (values[a], a == PASS, -a))
+        if best == PASS or not is_bid(best):
+            self.last_reason = "no bid is worth its risk: each would lose more often than it wins"
+        else:
+            self.last_reason = (
+                f"bidding {bid_amount(best)} is worth {values[best]:+.1f} in expected "
+                "settlement (the bid is won when made and paid when not)"
+            )
+        return best
+
+    def bid_values(self, view: BotView, main: tuple[Action, ...]) -> dict[Action, float]:
+        """Return the expected settlement for this player of each legal bid (and of a pass).
+
+        The quintus gains his bid when he makes it and pays it when he fails (the
+        settlement moves exactly the bid), so a bid ``B`` is worth ``B (2 p - 1)``, ``p``
+        the share of simulated deals (heuristic playouts under each trump, the best
+        trump for ``B`` taken, as he names trump after the auction) in which his points
+        reach ``B``. Passing is worth 0: as a team player he pays or receives a share of
+        someone else's contract, about even on average.
+        """
+        per_trump = [self._simulate(view, t, "none", None, 16) for t in range(5)]
+        values: dict[Action, float] = {}
+        for a in main:
+            if a == PASS or not is_bid(a):
+                values[a] = 0.0
+                continue
+            amount = bid_amount(a)
+            made = max(sum(1 for p in pts if p >= amount) / len(pts) for pts in per_trump)
+            values[a] = amount * (2.0 * made - 1.0)
+        return values
 
     def _nil(self, view: BotView, main: tuple[Action, ...], obs: Any) -> Action:
         trump = 4 if obs.trump == "NT" else "SCDH".index(obs.trump)
@@ -395,7 +569,10 @@ class PimcBot:
                 scores[a] = sum(pts) / len(pts)
             else:
                 scores[a] = sum(1 for p in pts if p >= contract) / len(pts)
-        return max(main, key=lambda a: (scores[a], a != NIL_OPEN, -a))
+        best = max(main, key=lambda a: (scores[a], a != NIL_OPEN, -a))
+        what = "points less the others'" if contract is None else "chance to make the contract"
+        self.last_reason = f"the best simulated {what}: {scores[best]:.2f}"
+        return best
 
 
 __all__ = ["NODES_PER_CPU_SECOND", "PimcBot", "QuintoState", "playout"]

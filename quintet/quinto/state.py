@@ -430,6 +430,11 @@ class QuintoState(HandState):
         return self._cachette_side if self._cachette_side >= 0 else None
 
     @property
+    def trick_points_counted(self) -> bool:
+        """Whether the hand's trick points have been added (never when quints end the game)."""
+        return self._counted
+
+    @property
     def tied(self) -> bool:
         """Whether the hand ended with both sides exactly level at or past the target."""
         a, b = self.score

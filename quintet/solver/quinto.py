@@ -174,6 +174,11 @@ class QuintoSolver:
         return f"values for the side of seat {state.controller(state.current_player())}, to move:"
 
     @staticmethod
+    def value_words(state: QuintoState, seat: int) -> str:
+        """Return what :meth:`seat_values` measures for ``seat``, in words (for hints)."""
+        return "points for your side less the other side's"
+
+    @staticmethod
     def sign(state: QuintoState, seat: int | None = None) -> int:
         """Return 1 if this solver's values are for ``seat``'s side (default: to move), else -1.
 

@@ -182,6 +182,13 @@ class QuintusSolver:
         return f"the quintus's points to come (quintus seat {state.quintus}):"
 
     @staticmethod
+    def value_words(state: QuintusState, seat: int) -> str:
+        """Return what :meth:`seat_values` measures for ``seat``, in words (for hints)."""
+        if seat == state.quintus:
+            return "your points as quintus"
+        return "minus the quintus's points"
+
+    @staticmethod
     def sign(state: QuintusState, seat: int | None = None) -> int:
         """Return 1 if this solver's values are for ``seat`` (default: to move), else -1.
 

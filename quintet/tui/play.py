@@ -734,11 +734,11 @@ class PlayApp(App[None]):
             screen.say("Nothing for you to decide now.", "error")
             return
         try:
-            task = self.table.hint_task(seat, level)
+            task = self.table.explain_task(seat, level)
             signal_only = view.decision is None
             point = self._hint_point()
             if self.pace <= 0:
-                self._show_hint(point, level, signal_only, task())
+                self._show_hint(point, level, signal_only, *task())
                 return
         except (IllegalActionError, InvalidOptionError) as e:
             screen.say(str(e), "error")
@@ -760,24 +760,29 @@ class PlayApp(App[None]):
 
     def _hint_thread(
         self,
-        task: Callable[[], Action | None],
+        task: Callable[[], tuple[Action | None, str | None]],
         point: tuple[int, int, int],
         level: str,
         signal_only: bool,
     ) -> None:
         try:
-            action = task()
+            action, reason = task()
         except Exception as e:  # a bot's failure is said, never fatal to the screen
             self.call_from_thread(self._hint_failed, f"Hint ({level}) failed: {e}")
             return
-        self.call_from_thread(self._show_hint, point, level, signal_only, action)
+        self.call_from_thread(self._show_hint, point, level, signal_only, action, reason)
 
     def _hint_failed(self, text: str) -> None:
         self.hinting = False
         self.screen_table.say(text, "error")
 
     def _show_hint(
-        self, point: tuple[int, int, int], level: str, signal_only: bool, action: Action | None
+        self,
+        point: tuple[int, int, int],
+        level: str,
+        signal_only: bool,
+        action: Action | None,
+        reason: str | None = None,
     ) -> None:
         self.hinting = False
         screen = self.screen_table
@@ -789,6 +794,8 @@ class PlayApp(App[None]):
             return
         msg = Text(f"Hint ({level}): ")
         msg.append_text(describe_action(self.table.game, action))
+        if reason:
+            msg.append(f": {reason}.")
         screen.say(msg, "good")
         screen.point_at(action)
 
