@@ -7,9 +7,13 @@ BIN     = $(VENV)/bin
 # (the 'serve' extra, under 400 MB), `make test` everything ('dev': every extra and the
 # tools). The second is a superset of the first, so it stamps both.
 RUN_STAMP  = $(VENV)/.installed-serve
+PLAY_STAMP = $(VENV)/.installed-play
 TEST_STAMP = $(VENV)/.installed-dev
+# `make play` plays in the terminal (the 'play' extra): GAME=quintus ARGS='--variant bidding'.
+GAME ?= quinto
+ARGS ?=
 
-.PHONY: run test lint types pytest chromium bench clean
+.PHONY: run play test lint types pytest chromium bench clean
 
 # After installing, `quintet warm-up` compiles the solver's numba kernels into numba's
 # on-disk cache (tens of seconds, once), so the first `quintet solve`, bot or test is fast
@@ -28,12 +32,19 @@ $(RUN_STAMP): pyproject.toml
 	$(call install,serve)
 	touch $(RUN_STAMP)
 
+$(PLAY_STAMP): pyproject.toml
+	$(call install,play)
+	touch $(PLAY_STAMP)
+
 $(TEST_STAMP): pyproject.toml
 	$(call install,dev)
-	touch $(TEST_STAMP) $(RUN_STAMP)
+	touch $(TEST_STAMP) $(RUN_STAMP) $(PLAY_STAMP)
 
 run: $(RUN_STAMP)
 	$(BIN)/quintet serve
+
+play: $(PLAY_STAMP)
+	$(BIN)/quintet play $(GAME) $(ARGS)
 
 test: lint types pytest
 

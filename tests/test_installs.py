@@ -310,6 +310,15 @@ def test_make_run_installs_only_the_serve_extra_and_says_how_to_reach_quintet(
     assert out.rstrip().endswith(f"{tmp_path / 'venv' / 'bin'}/quintet serve")
 
 
+def test_make_play_installs_the_play_extra_and_plays_in_the_terminal(tmp_path: Path) -> None:
+    """The README's terminal game: `make play` works after `make run` (issue 14, item 7)."""
+    out = _make_n("play", tmp_path)
+    assert re.findall(r"pip install --quiet -e '\.\[(\w+)\]'", out) == ["play"], out
+    assert out.rstrip().endswith(f"{tmp_path / 'venv' / 'bin'}/quintet play quinto")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "make play" in readme and 'export PATH="$PWD/.venv/bin:$PATH"' in readme
+
+
 def test_make_test_installs_everything(tmp_path: Path) -> None:
     out = _make_n("test", tmp_path)
     assert re.findall(r"pip install --quiet -e '\.\[(\w+)\]'", out) == ["dev"], out

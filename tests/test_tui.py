@@ -192,8 +192,14 @@ def test_illegal_choices_are_refused_with_the_reason() -> None:
             await wait_idle(pilot, app)
             screen = app.screen_table
             before = table.state.history()
-            await pilot.press("3", "enter")  # redouble, nobody has doubled
-            assert "cannot redouble: nobody has doubled" in screen.status_text.plain
+            # Nobody has doubled: no Redouble button (pass or double), and its key is refused.
+            view = screen.view
+            assert view is not None
+            assert [c.label for c in view.choices] == ["Pass", "Double"]
+            assert "pass or double (1-2" in view.prompt
+            await pilot.press("3")
+            assert "There is no choice 3 now (1-2)" in screen.status_text.plain
+            await pilot.press("enter")
             assert table.state.history() == before
             await pilot.press("a", "enter")  # a card during the doubling round
             assert "cannot play a card during the doubling round" in screen.status_text.plain

@@ -370,7 +370,8 @@ def _choices(
     phase = obs.phase
     mine = legal.get(decision, set()) if decision is not None else set()
     if phase == "doubling" and decision is not None:
-        return [ChoiceView(action_label(a), a, a in mine) for a in DOUBLING]
+        # Only what the seat may do: no Redouble button when nobody can redouble.
+        return [ChoiceView(action_label(a), a, True) for a in DOUBLING if a in mine]
     if phase == "auction" and decision is not None:
         low = max(30, (getattr(obs, "high_bid", None) or 0) + 2)
         amount = min(max(wanted if wanted is not None else low, 30), 120)
@@ -415,7 +416,11 @@ def _prompt(
         return f"Waiting for {who}…{extra}"
     you = "You" if decision == person else f"You, for the {names[decision]},"
     if phase == "doubling":
-        return f"{you} speak in the doubling round: 1-3 and Enter, or click."
+        mine = table.legal(decision)
+        kinds = ("pass", "double", "redouble")
+        words = [w for a, w in zip(DOUBLING, kinds, strict=True) if a in mine]
+        what = " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
+        return f"{you} speak in the doubling round: {what} (1-{len(words)} and Enter, or click)."
     if phase == "auction":
         high = getattr(obs, "high_bid", None)
         now = f"high bid {high}" if high else "no bid yet"

@@ -464,7 +464,11 @@ class TableScreen(Screen[None]):
             k = int(char) - 1
             if k < len(acts):
                 self.cursor = Cursor("choice", acts[k])
-                self.paint()
+            else:  # no such button now (say, no Redouble when nobody may redouble)
+                self.cursor = None
+                there = f"1-{len(acts)}" if len(acts) > 1 else "1" if acts else "none"
+                self.say(f"There is no choice {char} now ({there}).", "error")
+            self.paint()
             return
         if char in ("+", "="):
             event.stop()
