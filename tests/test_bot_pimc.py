@@ -201,13 +201,40 @@ def test_a_deal_the_solver_gives_up_on_is_played_out(
     cards = cards_of(state)
     calls = stub_solver(monkeypatch, game, None)  # every solve raises SolverLimitError
     playouts = count_playouts(monkeypatch)
-    bot = PimcBot()
+    bot = PimcBot(give_up=10)
     action = bot.act(view_of(state, Budget(iterations=3)))
     assert action in cards
     assert len(calls) == 3
     assert (bot.last_samples, bot.last_exact, bot.last_fallbacks) == (3, 0, 3)
     assert playouts[0] == 3 * len(cards)  # each card of each deal played out
     assert bot.counts["fallbacks"] == 3 and bot.counts["decisions"] == 1
+
+
+@pytest.mark.parametrize("game", ["quinto", "quintus"])
+def test_after_give_up_failed_deals_the_rest_are_played_out_untried(
+    monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    """The solver gave up on the first GIVE_UP deals and solved none: it is not tried on
+    the rest of the decision's deals, which are played out (more of them fit the budget)."""
+    state = FIRST_LEADS[game]()
+    cards = cards_of(state)
+    calls = stub_solver(monkeypatch, game, None)
+    playouts = count_playouts(monkeypatch)
+    bot = PimcBot()
+    assert bot.give_up == pimc_module.GIVE_UP == 2
+    bot.act(view_of(state, Budget(iterations=6)))
+    assert len(calls) == 2
+    assert (bot.last_samples, bot.last_exact, bot.last_fallbacks) == (6, 0, 2)
+    assert playouts[0] == 6 * len(cards)
+
+
+def test_a_deal_solved_keeps_the_solver_tried(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one deal solved the solver stays in use for every deal of the decision."""
+    state = quinto_at(4)
+    calls = stub_solver(monkeypatch, "quinto", state.legal_actions()[0])
+    bot = PimcBot()
+    bot.act(view_of(state, Budget(iterations=6)))
+    assert len(calls) == 6 and bot.last_exact == 6
 
 
 def test_the_first_deal_is_valued_whatever_the_budget() -> None:

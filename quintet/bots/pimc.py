@@ -14,7 +14,10 @@ deals still to come (so that early deals cannot eat the whole budget), and never
 :data:`MIN_NODES`. Only a deal the solver cannot answer within its limit
 (:class:`~quintet.solver.SolverLimitError`) is valued instead by playing it out with
 the ``heuristic`` policy for every seat after each card (the same perfect-information
-deal, a cheaper and rougher evaluator). A played-out deal is measured as the solver
+deal, a cheaper and rougher evaluator); once the solver has given up on
+:data:`GIVE_UP` deals of a decision and solved none, the rest of its deals are played
+out without trying (early in a hand, with a small budget, the tries would cost most of
+it and all fail). A played-out deal is measured as the solver
 measures (Quinto: the side's points minus the other side's; Quintus: the quintus's
 points, which the four others minimise), so exact and played-out deals add up. The
 first deal is always valued, whatever the budget, so a decision always returns;
@@ -88,6 +91,10 @@ GAME_VALUE: Final = 50.0
 #: Deals drawn per sample, one kept by how likely it makes the others' decisions
 #: (:mod:`quintet.bots.inference`); 1 samples uniformly.
 CANDIDATES: Final = 4
+#: After this many deals of a decision the solver gave up on, none solved, the rest
+#: are played out (early in a hand the solver cannot finish within a share of a small
+#: budget, and trying costs most of the budget).
+GIVE_UP: Final = 2
 #: The smallest node limit of a deal (the last tricks solve in far fewer nodes).
 MIN_NODES: Final = 20_000
 
@@ -204,7 +211,9 @@ class PimcBot:
     ``game_value`` (points, default :data:`GAME_VALUE`) is what the Quinto doubling
     counts for a game won or lost in the hand. ``candidates`` (default
     :data:`CANDIDATES`; 1: none) and ``epsilon`` set the inference of each sample.
-    ``signals`` 0 never signals (the partner's signals are still read).
+    ``signals`` 0 never signals (the partner's signals are still read). ``give_up``
+    (default :data:`GIVE_UP`): once that many deals of a decision were given up by the
+    solver and none solved, the rest are played out.
     """
 
     name = "pimc"
@@ -220,6 +229,7 @@ class PimcBot:
         candidates: int = CANDIDATES,
         epsilon: float = EPSILON,
         signals: int = 1,
+        give_up: int = GIVE_UP,
     ) -> None:
         if max_nodes is not None and max_nodes < 1:
             raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
@@ -235,6 +245,7 @@ class PimcBot:
         self.candidates = int(candidates)
         self.epsilon = float(epsilon)
         self.signals = bool(signals)
+        self.give_up = int(give_up)
         self._tt_bits = tt_bits
         self._solvers: dict[str, QuintoSolver | QuintusSolver] = {}
         #: The last card decision: deals valued, of them solved exactly, and given up by
@@ -344,7 +355,10 @@ class PimcBot:
         while n < samples and (n == 0 or cpu_clock() < deadline):
             world = self._sample(view)
             values = None
-            if self._solvable(world):
+            # The solver gives up on the first deals: it will on the rest (the budget's
+            # node limits barely change), so they are played out, many more of them.
+            hopeless = not exact and fallbacks >= self.give_up
+            if not hopeless and self._solvable(world):
                 solver = self._solver(world)
                 solver.max_nodes = self._node_limit(world.game, deadline, samples, n)
                 t = cpu_clock()
