@@ -14,7 +14,10 @@ player whose hand this bot cannot see takes the heuristic's choice with probabil
 product of those probabilities over the hand's decisions so far, found by replaying
 the hand from its start with the sampled cards (:meth:`~quintet.hand.HandState.start_of_hand`).
 Seats this bot sees (its own, a dummy, an open nil) tell it nothing about hidden cards
-by their own choice and are left out; so are decisions with one legal action.
+by their own choice and are left out; so are decisions with one legal action, and the
+cards of tricks older than ``memory`` tricks before the current one (their lesson is
+mostly in the voids every sampled deal respects; each decision weighed costs a call of
+the heuristic).
 
 :func:`pick` draws one deal among candidates in proportion to their likelihood
 (sampling-importance-resampling): with a few candidates per sample the bot's samples
@@ -28,32 +31,41 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
-from quintet.actions import is_signal
+from quintet.actions import is_play, is_signal
 from quintet.bots.base import BotView
 from quintet.bots.heuristic import HeuristicBot
 
 #: The share of a modelled player's probability spread over all his legal actions.
 EPSILON: Final = 0.5
+#: The tricks before the current one whose cards are weighed (see :func:`likelihood`).
+MEMORY: Final = 2
 
 _MODEL = HeuristicBot()
 
 
-def likelihood(world: Any, seat: int, epsilon: float = EPSILON) -> float:
+def likelihood(
+    world: Any, seat: int, epsilon: float = EPSILON, memory: int | None = MEMORY
+) -> float:
     """Return how likely ``world``'s hidden cards make the hand's decisions so far.
 
     The product, over the decisions of the seats ``seat``'s player cannot see, of the
     soft heuristic's probability of the action taken (see the module docstring). 1.0
-    when there is nothing to infer from.
+    when there is nothing to infer from. ``memory`` (None: all) keeps only the cards
+    played in the current trick and that many tricks before it (every decision before
+    the play, doubles and bids, always counts): what older tricks showed is mostly in
+    the voids the deals already respect, and weighing each decision costs a heuristic
+    call.
     """
     history = world.history_pairs()
     if not history:
         return 1.0
     seen = world.visible_seats(seat)
     state = world.start_of_hand()
+    first = -1 if memory is None else world.tricks_played - memory
     rng = random.Random(0)  # the heuristic breaks no ties at random; a fixed one anyway
     weight = 1.0
     for s, a in history:
-        if s not in seen and not is_signal(a):
+        if s not in seen and not is_signal(a) and (not is_play(a) or state.tricks_played >= first):
             main = [x for x in state.legal_actions(s) if not is_signal(x)]
             if len(main) > 1:
                 view = BotView.inside(state, s, rng)
@@ -79,4 +91,4 @@ def pick(candidates: Sequence[Any], weights: Sequence[float], rng: random.Random
     return candidates[-1]
 
 
-__all__ = ["EPSILON", "likelihood", "pick"]
+__all__ = ["EPSILON", "MEMORY", "likelihood", "pick"]

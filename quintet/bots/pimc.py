@@ -66,7 +66,7 @@ from quintet.actions import (
 )
 from quintet.bots.base import BotView, cpu_clock
 from quintet.bots.heuristic import HeuristicBot, quinto_strength, signal_strength
-from quintet.bots.inference import EPSILON, likelihood, pick
+from quintet.bots.inference import EPSILON, MEMORY, likelihood, pick
 from quintet.cards import card_display
 from quintet.game import Phase
 from quintet.games import GAMES, game_of
@@ -210,7 +210,8 @@ class PimcBot:
     given, uses the solver only with at most that many tricks left (playouts before).
     ``game_value`` (points, default :data:`GAME_VALUE`) is what the Quinto doubling
     counts for a game won or lost in the hand. ``candidates`` (default
-    :data:`CANDIDATES`; 1: none) and ``epsilon`` set the inference of each sample.
+    :data:`CANDIDATES`; 1: none), ``epsilon`` and ``memory`` (tricks before the current
+    one whose cards are weighed; -1: all) set the inference of each sample.
     ``signals`` 0 never signals (the partner's signals are still read). ``give_up``
     (default :data:`GIVE_UP`): once that many deals of a decision were given up by the
     solver and none solved, the rest are played out.
@@ -230,6 +231,7 @@ class PimcBot:
         epsilon: float = EPSILON,
         signals: int = 1,
         give_up: int = GIVE_UP,
+        memory: int = MEMORY,
     ) -> None:
         if max_nodes is not None and max_nodes < 1:
             raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
@@ -246,6 +248,7 @@ class PimcBot:
         self.epsilon = float(epsilon)
         self.signals = bool(signals)
         self.give_up = int(give_up)
+        self.memory = None if memory < 0 else int(memory)
         self._tt_bits = tt_bits
         self._solvers: dict[str, QuintoSolver | QuintusSolver] = {}
         #: The last card decision: deals valued, of them solved exactly, and given up by
@@ -392,7 +395,7 @@ class PimcBot:
         if self.candidates <= 1 or not view.obs.history:
             return self._sample_signals(view)
         worlds = [self._sample_signals(view) for _ in range(self.candidates)]
-        weights = [likelihood(w, view.seat, self.epsilon) for w in worlds]
+        weights = [likelihood(w, view.seat, self.epsilon, self.memory) for w in worlds]
         return pick(worlds, weights, view.rng)
 
     def _sample_signals(self, view: BotView, tries: int = 8) -> Any:
