@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from quintet.actions import Action, is_signal
+from quintet.cards import CardMask
 from quintet.game import GameState, Observation
 
 
@@ -120,6 +121,14 @@ class BotView:
     def state(self) -> Any:
         """Return one consistent full state (the shadow itself, copied)."""
         return self._shadow.clone()
+
+    def played(self) -> CardMask:
+        """Return the cards played in the hand so far (public; kept by the engine's scan
+        of its history, so cheap again and again as a simulated world plays on)."""
+        m = 0
+        for p in self._shadow.played_by_seat():
+            m |= p
+        return m
 
     def main_actions(self) -> tuple[Action, ...]:
         """Return the legal actions other than signals."""

@@ -63,14 +63,6 @@ _QUINT_RANKS = (0, 1, 2, 3, 12)
 _QUINT_CARDS = sum(1 << card(r, s) for s in range(4) for r in _QUINT_RANKS) | JOKER_BIT
 
 
-def _played(history: tuple[tuple[int, Action], ...]) -> CardMask:
-    m = 0
-    for _, a in history:
-        if is_play(a):
-            m |= 1 << a
-    return m
-
-
 def _visible(obs: Any) -> CardMask:
     m = 0
     for h in obs.hands:
@@ -188,7 +180,8 @@ def _quinto_act(view: BotView) -> Action:
     hand = obs.hands[seat] or 0
     side = seat & 1
     cachette = obs.cachette or 0  # type: ignore[attr-defined]
-    unseen = QUINTO_PACK & ~_visible(obs) & ~_played(obs.history) & ~cachette
+    played = view.played()
+    unseen = QUINTO_PACK & ~_visible(obs) & ~played & ~cachette
     unseen &= ~_trick_mask(obs.trick)  # a position may begin mid-trick (no history of it)
     # Cards held by my side that I can see (a dummy hand for the lone player).
     threat = unseen & _NO_JOKER
@@ -199,7 +192,7 @@ def _quinto_act(view: BotView) -> Action:
     cards = [a for a in legal if is_play(a)]
     trick = obs.trick
     if not trick:
-        return _quinto_lead(obs, seat, hand, cards, unseen, top_threat)
+        return _quinto_lead(obs, hand, cards, played, top_threat)
     best = max(c for _, c in trick if c != JOKER) if any(c != JOKER for _, c in trick) else -1
     winner = next(s for s, c in trick if c == best) if best >= 0 else trick[0][0]
     partner_wins = best >= 0 and winner & 1 == side
@@ -275,13 +268,12 @@ def _trick_mask(trick: tuple[tuple[int, Card], ...]) -> CardMask:
 
 
 def _quinto_lead(
-    obs: Any, seat: int, hand: CardMask, cards: list[Card], unseen: CardMask, top_threat: int
+    obs: Any, hand: CardMask, cards: list[Card], played: CardMask, top_threat: int
 ) -> Action:
     if len(cards) == 1:
         return cards[0]
-    history = obs.history
-    first_lead = not any(is_play(a) for _, a in history)
-    joker_out = bool(_played(history) & JOKER_BIT)
+    first_lead = not played and obs.tricks_played == 0
+    joker_out = bool(played & JOKER_BIT)
     if first_lead and not hand & JOKER_BIT and not joker_out:
         # Hoffmann: the original leader leads the ace of spades, else of clubs, so that
         # a partner holding the Quint Royal can throw it.
@@ -359,7 +351,7 @@ def _quintus_act(view: BotView) -> Action:
     cards = [a for a in legal if is_play(a)]
     if len(cards) == 1 and not any(is_signal(a) for a in legal):
         return cards[0]
-    return _quintus_play(obs, seat, hand, cards)
+    return _quintus_play(obs, seat, hand, cards, view.played())
 
 
 def _beats(c: Card, best: Card, trump: int) -> bool:
@@ -368,12 +360,14 @@ def _beats(c: Card, best: Card, trump: int) -> bool:
     return SUIT_OF[c] == trump
 
 
-def _quintus_play(obs: Any, seat: int, hand: CardMask, cards: list[Card]) -> Action:
+def _quintus_play(
+    obs: Any, seat: int, hand: CardMask, cards: list[Card], played: CardMask
+) -> Action:
     q = obs.quintus
     trump = 4 if obs.trump == "NT" else "SCDH".index(obs.trump)
     nil = obs.nil in ("closed", "open") and not _nil_failed(obs, q)
     trick = obs.trick
-    unseen = QUINTUS_PACK & ~_visible(obs) & ~_played(obs.history)
+    unseen = QUINTUS_PACK & ~_visible(obs) & ~played
     me_q = seat == q
     partner = _partner(seat, q)
 
