@@ -15,6 +15,7 @@ open-nil hand's size and the Rules links. Screenshots go to ``test-artifacts/``.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -34,14 +35,14 @@ from quintet.server.testing import ServerProcess
 from quintet.tui.render import hand_order
 
 try:
-    from playwright.sync_api import Browser, Page, sync_playwright
+    from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 except ImportError:  # pragma: no cover - the dev extra installs it
     sync_playwright = None  # type: ignore[assignment]
 
-PHONE = {"width": 390, "height": 844}
-LANDSCAPE = {"width": 844, "height": 390}
-TABLET = {"width": 820, "height": 1180}
-DESKTOP = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+LANDSCAPE: ViewportSize = {"width": 844, "height": 390}
+TABLET: ViewportSize = {"width": 820, "height": 1180}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 VARIANTS = [
     ("quinto", "partnership"),
     ("quinto", "dummy"),
@@ -90,7 +91,7 @@ class Pages:
         self.contexts: list[Any] = []
         self.errors: list[str] = []
 
-    def open(self, viewport: dict[str, int], *, touch: bool = False, reduced: bool = False) -> Page:
+    def open(self, viewport: ViewportSize, *, touch: bool = False, reduced: bool = False) -> Page:
         ctx = self.browser.new_context(
             viewport=viewport,
             has_touch=touch,
@@ -138,7 +139,9 @@ def new_table(
 ) -> str:
     """Create a table through the API from the page (bots in the other seats), open it."""
     n = 4 if game == "quinto" else 5
-    opts = options if options is not None else ({"target": 1000} if game == "quinto" else {"hands": 1})
+    opts = (
+        options if options is not None else ({"target": 1000} if game == "quinto" else {"hands": 1})
+    )
     body: dict[str, Any] = {
         "game": game,
         "variant": variant,
@@ -310,7 +313,7 @@ def test_a_whole_hand_by_taps_on_a_phone(pages: Pages, game: str, variant: str) 
 )
 @pytest.mark.parametrize(("game", "variant"), VARIANTS)
 def test_layouts_fit_every_screen(
-    pages: Pages, game: str, variant: str, name: str, viewport: dict[str, int]
+    pages: Pages, game: str, variant: str, name: str, viewport: ViewportSize
 ) -> None:
     """A landscape phone, a tablet and a desktop: no sideways scrolling, every seat and
     card within the width, in the first decision and in the play."""
@@ -378,9 +381,10 @@ RECORD = """() => {
   window.__shown = [];
   new MutationObserver(() => {
     const st = window.quintet.state;
-    const msg = document.querySelector('#trick .trickmsg');
-    window.__shown.push({t: performance.now(), seq: st.seq, trick: st.hand ? st.hand.trick.length : 0,
-      played: st.hand ? st.hand.tricks_played : 0, turn: st.hand ? st.hand.turn : null,
+    const msg = document.querySelector('#trickmsg');
+    window.__shown.push({t: performance.now(), seq: st.seq,
+      trick: st.hand ? st.hand.trick.length : 0, played: st.hand ? st.hand.tricks_played : 0,
+      turn: st.hand ? st.hand.turn : null,
       flash: !!window.quintet.flash, msg: msg ? msg.textContent : null});
   }).observe(document.body, {attributes: true, attributeFilter: ['data-seq']});
 }"""
@@ -401,13 +405,14 @@ def test_a_finished_trick_stays_until_the_next_card_or_a_click(pages: Pages) -> 
         # Our lead after a trick: the finished trick lies there, named, and stays.
         assert page.locator("#trick.flash .played").count() == 4
         assert page.locator("#trick .played.winner").count() == 1
-        text = page.locator("#trick .trickmsg").inner_text()
+        text = page.locator("#trickmsg").inner_text()
         assert "wins the trick" in text, text
         page.wait_for_timeout(1200)
         assert page.locator("#trick.flash .played").count() == 4
         shot(page, "pace-trick-stays.png")
         page.click("#trick")
         assert page.locator("#trick .played").count() == 0
+        assert page.locator("#trickmsg").inner_text() == ""
         assert page.locator("#trickgone .played.going").count() == 4  # on their way
         page.wait_for_function("() => !document.querySelector('#trickgone .played')")
         cleared["done"] = True
@@ -422,14 +427,16 @@ def test_a_finished_trick_stays_until_the_next_card_or_a_click(pages: Pages) -> 
     messages = [s["msg"] for s in shown if s["msg"]]
     assert any("quints" in m and "points" in m for m in messages), messages
     # Every next card came after the finished trick was shown (no trick went unseen).
-    for a, b in zip(shown, shown[1:], strict=False):
+    for a, b in itertools.pairwise(shown):
         if a["flash"] and b["trick"] == 1:
             assert b["seq"] > a["seq"]
     # The summary names the tricks that held quints.
     items = page.locator("#summary [data-scored=quints] li")
     tricks = [e for e in log if e["kind"] == "trick"]
     want = [tricks.index(e) + 1 for e in quint_tricks]
-    got = [int(x) for x in items.evaluate_all("ls => ls.map(l => l.dataset.trick)") if x != "cachette"]
+    got = [
+        int(x) for x in items.evaluate_all("ls => ls.map(l => l.dataset.trick)") if x != "cachette"
+    ]
     assert got == want, (got, want)
     assert "quints" in items.first.inner_text()
     shot(page, "pace-summary-quints.png")
@@ -437,8 +444,9 @@ def test_a_finished_trick_stays_until_the_next_card_or_a_click(pages: Pages) -> 
 
 def gaps_after(shown: list[dict[str, Any]], me: int = 0) -> tuple[list[float], list[float]]:
     """The seconds before each bot card shown: after a card, after a finished trick."""
-    cards, tricks = [], []
-    for a, b in zip(shown, shown[1:], strict=False):
+    cards: list[float] = []
+    tricks: list[float] = []
+    for a, b in itertools.pairwise(shown):
         bot_card = b["trick"] == a["trick"] + 1 or (b["played"] == a["played"] + 1)
         if not bot_card or a["turn"] == me or a["turn"] is None:
             continue
@@ -474,7 +482,9 @@ def test_cards_move_unless_reduced_motion_is_asked(pages: Pages) -> None:
         page = pages.open(DESKTOP, reduced=reduced)
         new_table(page, "quinto", "partnership", seed=3)
         advance(page, "() => !!document.querySelector('#trick .played')")
-        anim = page.locator("#trick .played").first.evaluate("e => getComputedStyle(e).animationName")
+        anim = page.locator("#trick .played").first.evaluate(
+            "e => getComputedStyle(e).animationName"
+        )
         assert anim == ("none" if reduced else "fly-in"), anim
         card = page.locator("#myhand button.card").first.evaluate(
             "e => getComputedStyle(e).transitionDuration"
@@ -486,8 +496,8 @@ def test_sounds_are_off_by_default_and_beep_when_on(pages: Pages) -> None:
     """No AudioContext unless the player turns sounds on; then a card and a turn beep."""
     page = pages.open(DESKTOP)
     page.add_init_script(
-        "window.__audio = 0; const A = window.AudioContext;"
-        " window.AudioContext = class extends A { constructor(...a) { super(...a); window.__audio++; } };"
+        "window.__audio = 0; const A = window.AudioContext; window.AudioContext ="
+        " class extends A { constructor(...a) { super(...a); window.__audio++; } };"
     )
     new_table(page, "quinto", "partnership", seed=3)
     play_some = 6
@@ -552,7 +562,9 @@ def test_quintus_teams_named_by_their_members(pages: Pages) -> None:
     page = pages.open(DESKTOP)
     new_table(page, "quintus", "base", seed=4)
     page.wait_for_function("() => window.quintet.state && window.quintet.state.hand")
-    labels = page.evaluate("fetch('/api/info').then(r => r.json()).then(i => i.games.quintus.seat_labels)")
+    labels = page.evaluate(
+        "fetch('/api/info').then(r => r.json()).then(i => i.games.quintus.seat_labels)"
+    )
     h = page.evaluate("window.quintet.state.hand")
     q = h["quintus"]
     assert q is not None and h["phase"] in ("trump", "nil", "play")
@@ -649,7 +661,7 @@ def test_sans_atout_and_an_open_nil_hand_readable(pages: Pages) -> None:
 
 
 def test_doubling_words_follow_the_legal_choices(pages: Pages) -> None:
-    """"pass or double" when nobody doubled (no redouble offered), as the buttons."""
+    """ "pass or double" when nobody doubled (no redouble offered), as the buttons."""
     page = pages.open(DESKTOP)
     new_table(page, "quinto", "partnership", seed=5)
     page.wait_for_selector("#actions button[data-act=pass]:not([disabled])")
@@ -673,7 +685,7 @@ GRAMMAR = """async ([sm, sheet, variant, lone]) => {
 
 
 def test_a_lone_winner_wins_and_sides_win(pages: Pages) -> None:
-    """"lone North wins the game"; "N-S win the rubber"."""
+    """ "lone North wins the game"; "N-S win the rubber"."""
     page = pages.open(DESKTOP)
     sm = {"deal": {"hands": [[], [], [], []], "cachette": []}, "dealer": 0, "multiplier": 1,
           "quints": [0, 0], "tricks": [30, 20], "won": [6, 4], "hand_points": [30, 20],
@@ -702,7 +714,9 @@ def test_no_rubber_bonus_in_the_dummy_game_and_rules_links(pages: Pages) -> None
     for variant in ("partnership", "dummy"):
         page.select_option("#game", "quinto")
         page.select_option("#variant", variant)
-        assert page.locator("input[name=rubber_bonus]").is_visible() == (variant in bonus["variants"])
+        assert page.locator("input[name=rubber_bonus]").is_visible() == (
+            variant in bonus["variants"]
+        )
     shot(page, "lobby-dummy-form.png")
     assert page.locator("header.top a[href='/rules']").count() == 1
     tid = new_table(page, "quinto", "dummy", seed=2)
@@ -720,19 +734,27 @@ def test_the_replay_trick_table_has_a_column_per_seat(pages: Pages, server: Serv
     """Columns are the seats, each trick's winner marked; the slider keeps its width."""
     body = {"game": "quintus", "variant": "base", "options": {"hands": 1}, "seats": ["random"] * 5}
     tid, data = finished_game(server, body)
-    info = json.loads(
-        pages.open(DESKTOP).evaluate("fetch('/api/info').then(r => r.text())")
-    )["games"]["quintus"]
+    info = json.loads(pages.open(DESKTOP).evaluate("fetch('/api/info').then(r => r.text())"))[
+        "games"
+    ]["quintus"]
     page = pages.open(DESKTOP)
     page.goto(f"{server.http}/replay/{tid}")
     page.wait_for_selector("#plays table")
     heads = page.locator("#plays tr:first-child th").all_inner_texts()
     assert heads == ["trick", *info["seat_labels"]], heads
-    winners = [st["completed_trick"]["winner"] for st in data["hands"][0]["steps"] if "completed_trick" in st]
+    winners = [
+        st["completed_trick"]["winner"]
+        for st in data["hands"][0]["steps"]
+        if "completed_trick" in st
+    ]
     marked = page.locator("#plays td.won").evaluate_all("ts => ts.map(t => Number(t.dataset.seat))")
     assert marked == winners, (marked, winners)
     # Each card in its seat's column.
-    plays = [st["action"] for st in data["hands"][0]["steps"] if st.get("action", {}) and st["action"]["type"] == "play"]
+    plays = [
+        st["action"]
+        for st in data["hands"][0]["steps"]
+        if st.get("action", {}) and st["action"]["type"] == "play"
+    ]
     cells = page.locator("#plays td[data-seat] button.pc").evaluate_all(
         "bs => bs.map(b => [Number(b.closest('td').dataset.seat), b.title])"
     )
@@ -750,3 +772,38 @@ def test_the_replay_trick_table_has_a_column_per_seat(pages: Pages, server: Serv
     phone.wait_for_selector("#plays table")
     no_horizontal_scroll(phone)
     shot(phone, "replay-trick-table-phone.png")
+
+
+def test_the_summary_names_the_premiums_on_the_table_and_the_replay(
+    pages: Pages, server: ServerProcess
+) -> None:
+    """A Quintus hand of heuristic bots (seed 2) whose tricks held two courts, melded:
+    the table's summary and the replay's name both tricks."""
+    body = {
+        "game": "quintus",
+        "variant": "base",
+        "options": {"hands": 1},
+        "seats": ["heuristic"] * 5,
+        "seed": 2,
+    }
+    tid, data = finished_game(server, body)
+    steps = data["hands"][0]["steps"]
+    melds, tricks = [], 0
+    for st in steps:
+        tricks += "completed_trick" in st
+        if st.get("action") and st["action"]["type"] == "meld":
+            melds.append(str(tricks))
+    assert len(melds) == 2, "this deal no longer has two melds: choose another seed"
+    page = pages.open(DESKTOP)
+    page.goto(f"{server.http}/table/{tid}")
+    page.wait_for_selector("#summary:not([hidden]) [data-scored=premiums]")
+    items = page.locator("#summary [data-scored=premiums] li")
+    assert items.evaluate_all("ls => ls.map(l => l.dataset.trick)") == melds
+    assert "meld court — 10 points" in items.first.inner_text()
+    shot(page, "summary-quintus-premiums.png")
+    page.goto(f"{server.http}/replay/{tid}")
+    page.wait_for_selector("#felt .seat")
+    page.click("#last")
+    items = page.locator("#summary-inline [data-scored=premiums] li")
+    assert items.evaluate_all("ls => ls.map(l => l.dataset.trick)") == melds
+    assert "10 points" in items.first.inner_text()

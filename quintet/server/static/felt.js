@@ -9,8 +9,8 @@ import { displayName, actionText, trumpText, teamText, sortHand, suitSpan, NIL_T
 // Where each seat's card lies on the trick (percent of its box), by the seat's place
 // round the table from the viewer; by the number of seats.
 const TRICK_POS = {
-  4: [[50, 80], [17, 50], [50, 20], [83, 50]],
-  5: [[50, 82], [13, 58], [31, 20], [69, 20], [87, 58]],
+  4: [[50, 77], [17, 50], [50, 23], [83, 50]],
+  5: [[50, 77], [13, 56], [31, 23], [69, 23], [87, 56]],
 };
 
 // ctx: {G, seats, hand, view, me, legal (Map "seat:card" → action), status, faceUp (all
@@ -23,6 +23,7 @@ export class Felt {
     this.center = $("#center", root);
     this.trick = $("#trick", root);
     this.gone = $("#trickgone", root);
+    this.msg = $("#trickmsg", root); // the table page's line naming a finished trick's winner
     this.shown = null; // the finished trick on the felt: its cards go to the winner when it leaves
     this.trick.addEventListener("click", () => { if (this.onTrick) this.onTrick(); });
     this.seats = [];
@@ -48,6 +49,7 @@ export class Felt {
     for (const v of this.seats) v.render(ctx, signals[v.seat]);
     this.onTrick = ctx.onTrick || null;
     const finished = renderTrick(this.trick, ctx);
+    if (this.msg) renderTrickMsg(this.msg, ctx);
     // A finished trick leaving the felt (the next card, a click, the next step): its
     // cards slide to the winner's seat and fade (not with prefers-reduced-motion).
     if (this.shown && this.shown.key !== (finished && finished.key)) this.collect(this.shown, ctx);
@@ -289,18 +291,19 @@ function renderTrick(box, ctx) {
       },
     };
   });
-  if (flash) {
-    const pts = flash.points ? ` · ${flash.points} points` : "";
-    const text = `${displayName(ctx.seats, G, winner)} wins the trick${pts}`;
-    items.push({
-      key: `msg:${text}\n${flash.detail || ""}`,
-      make: () => el("div", { class: "trickmsg", role: "status" }, el("div", { text }),
-        flash.detail ? el("div", { class: "detail", text: flash.detail }) : null),
-    });
-  }
   keyed(box, items);
   if (!finished) return null;
   return { key: JSON.stringify([h.number, finished.cards, winner]), winner, nodes: [...box.querySelectorAll(".played")] };
+}
+
+// The line under the trick naming a finished trick's winner and what it scored.
+function renderTrickMsg(box, ctx) {
+  const f = ctx.hand && !ctx.hand.trick.length ? ctx.flash : null;
+  const text = f ? `${displayName(ctx.seats, ctx.G, f.winner)} wins the trick${f.points ? ` · ${f.points} points` : ""}` : "";
+  const detail = f && f.detail ? f.detail : "";
+  if (box.dataset.key === `${text}\n${detail}`) return;
+  box.dataset.key = `${text}\n${detail}`;
+  box.replaceChildren(...(text ? [el("span", { class: "won", text }), detail ? el("span", { class: "detail", text: detail }) : ""] : []));
 }
 
 // ------------------------------------------------------------ the contract
