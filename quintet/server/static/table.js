@@ -210,7 +210,8 @@ export function tablePage() {
   // How long a state message waits after the one before: a bot's action waits the
   // card delay, or the trick delay while a finished trick lies on the felt.
   function holdFor(m) {
-    if (!T.info || !T.state || !m.log || !m.hand || !T.state.hand || m.hand.number !== T.state.hand.number) return 0;
+    // Not a whole log (after hello) nor a new hand: those show at once.
+    if (!T.info || !T.state || !m.log || !m.log.from || !m.hand || !T.state.hand || m.hand.number !== T.state.hand.number) return 0;
     const seats = m.seats || T.seats;
     const acts = m.log.events.filter((e) => e.kind === "action" && e.action);
     if (!acts.length) return 0;
