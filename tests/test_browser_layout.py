@@ -722,7 +722,7 @@ def test_no_rubber_bonus_in_the_dummy_game_and_rules_links(pages: Pages) -> None
     tid = new_table(page, "quinto", "dummy", seed=2)
     assert page.locator("header.top a[href='/rules']").count() == 1
     page.goto(f"{pages.server.http}/replay/{tid}")  # still in play: 409, the header stays
-    page.wait_for_selector("#note:has-text('not')")
+    page.wait_for_function("() => document.querySelector('#note').textContent !== ''")
     assert page.locator("header.top a[href='/rules']").count() == 1
     pages.errors = [e for e in pages.errors if "409" not in e]
 
