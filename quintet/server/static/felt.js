@@ -2,25 +2,30 @@
 // the trick in the middle and the contract above it; each drawn again only where what
 // it shows has changed (the table page calls render on every state message).
 
-import { $, $$, el, setAttr, setClass, Parts, keyed, Memo } from "./dom.js";
+import { $, $$, el, setAttr, setClass, setText, Parts, keyed, Memo } from "./dom.js";
 import { Cards } from "./cards.js";
-import { displayName, actionText, NIL_TEXT, SIGNAL_TEXT, suitSpan } from "./game.js";
+import { displayName, actionText, trumpText, teamText, sortHand, suitSpan, NIL_TEXT, SIGNAL_TEXT } from "./game.js";
 
 // Where each seat's card lies on the trick (percent of its box), by the seat's place
 // round the table from the viewer; by the number of seats.
 const TRICK_POS = {
-  4: [[50, 80], [17, 50], [50, 20], [83, 50]],
-  5: [[50, 82], [13, 58], [31, 20], [69, 20], [87, 58]],
+  4: [[50, 77], [17, 50], [50, 23], [83, 50]],
+  5: [[50, 77], [13, 56], [31, 23], [69, 23], [87, 56]],
 };
 
 // ctx: {G, seats, hand, view, me, legal (Map "seat:card" → action), status, faceUp (all
-//       hands face up), decisions, onCard, selected, hinted, marks, flash, done (replay:
-//       a completed trick), showBottomHand, sit, replay}
+//       hands face up), decisions, onCard, selected, hinted, marks, flash (a finished
+//       trick left on the felt: {winner, cards, points, detail}), done (replay: a
+//       completed trick), showBottomHand, sit, replay, onTrick (a click on the trick)}
 export class Felt {
   constructor(root = $("#felt")) {
     this.root = root;
     this.center = $("#center", root);
     this.trick = $("#trick", root);
+    this.gone = $("#trickgone", root);
+    this.msg = $("#trickmsg", root); // the table page's line naming a finished trick's winner
+    this.shown = null; // the finished trick on the felt: its cards go to the winner when it leaves
+    this.trick.addEventListener("click", () => { if (this.onTrick) this.onTrick(); });
     this.seats = [];
     this.n = null;
   }
@@ -42,7 +47,29 @@ export class Felt {
     const h = ctx.hand;
     const signals = h && h.signals ? Object.fromEntries(h.signals.map((x) => [x.seat, x.signal])) : {};
     for (const v of this.seats) v.render(ctx, signals[v.seat]);
-    renderTrick(this.trick, ctx);
+    this.onTrick = ctx.onTrick || null;
+    const finished = renderTrick(this.trick, ctx);
+    if (this.msg) renderTrickMsg(this.msg, ctx);
+    // A finished trick leaving the felt (the next card, a click, the next step): its
+    // cards slide to the winner's seat and fade (not with prefers-reduced-motion).
+    if (this.shown && this.shown.key !== (finished && finished.key)) this.collect(this.shown, ctx);
+    this.shown = finished;
+  }
+
+  collect(was, ctx) {
+    const { G } = ctx;
+    if (!this.gone || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    const to = TRICK_POS[G.n][(was.winner - ctx.view + G.n) % G.n];
+    for (const node of was.nodes) {
+      if (node.isConnected) continue; // still on the felt (a replay step back)
+      node.classList.add("going");
+      this.gone.append(node);
+      void node.offsetWidth; // the start of the transition
+      node.style.left = `${to[0]}%`;
+      node.style.top = `${to[1]}%`;
+      node.classList.add("gone");
+      setTimeout(() => node.remove(), 600);
+    }
   }
 }
 
@@ -64,7 +91,8 @@ class SeatView {
     const row = (seats && seats[s]) || { kind: "open", label: G.label(s) };
     const mine = !!(me && me.controls && me.controls.includes(s));
     const isTurn = !!h && h.turn === s && ctx.status === "playing";
-    setClass(this.box, `seat${isTurn ? " turn" : ""}${mine ? " me" : ""}`);
+    const open = !!(h && h.hands[s] && !(ctx.showBottomHand && pos === 0));
+    setClass(this.box, `seat${isTurn ? " turn" : ""}${mine ? " me" : ""}${open ? " shown" : ""}`);
     setAttr(this.box, "data-pos", pos);
     if (this.box.style.gridArea !== `p${pos}`) this.box.style.gridArea = `p${pos}`; // CSSOM: allowed by the CSP
     setAttr(this.box, "aria-label", `${G.label(s)}: ${displayName(seats, G, s)}${isTurn ? ", to play" : ""}`);
@@ -96,7 +124,7 @@ class SeatView {
 
     // The hand: face up if this viewer may see it (own hand below the felt), else backs.
     let handKey = "none";
-    const cards = h && !(ctx.showBottomHand && pos === 0) ? h.hands[s] : null;
+    const cards = open ? sortHand(h.hands[s], h.trump) : null;
     if (cards) handKey = `cards:${ctx.faceUp ? "small" : "mid"}`;
     else if (h && !(ctx.showBottomHand && pos === 0) && h.hand_sizes[s] > 0) handKey = `backs:${h.hand_sizes[s]}`;
     this.parts.set("hand", handKey, () => {
@@ -143,7 +171,8 @@ function seatBadges(ctx, s, row, mine, isTurn) {
   else if (q !== null && q !== undefined) {
     const teams = G.teamsOf(q);
     const t = teams[0].includes(s) ? 0 : 1;
-    out.push(["badge", `team ${"AB"[t]}`, `with ${G.label(teams[t].find((x) => x !== s))}`]);
+    const mate = teams[t].find((x) => x !== s);
+    out.push(["badge team", `with ${displayName(seats, G, mate)}`, `this hand's team: ${teamText(seats, G, teams[t])}`]);
   }
   if (isTurn) {
     const bot = !ctx.replay && (row.kind === "bot" || (row.kind === "dummy" && seats[G.lone] && seats[G.lone].kind === "bot"));
@@ -217,45 +246,64 @@ function setPlayable(b, ok) {
   setAttr(b, "aria-disabled", ok ? null : "true");
 }
 
-// The trick in the middle: a card played joins the ones there; a completed trick stays
-// a moment (ctx.flash) with its winner; the replay shows a completed one (ctx.done).
+// The trick in the middle: a card played joins the ones there, coming from its seat's
+// side; a finished trick stays (ctx.flash) with its winner and what it scored named,
+// until the next card or a click; the replay shows a completed one (ctx.done). Returns
+// the finished trick shown ({key, winner, nodes}), or null.
 function renderTrick(box, ctx) {
   const { G, hand: h } = ctx;
   let plays = h ? h.trick : [];
   let winner = null;
   const done = (h && ctx.done) || null;
-  let flash = false;
+  let flash = null;
   if (done) {
     plays = done.cards;
     winner = done.winner;
   } else if (h && !plays.length && ctx.flash) {
-    plays = ctx.flash.cards;
-    winner = ctx.flash.winner;
-    flash = true;
+    flash = ctx.flash;
+    plays = flash.cards;
+    winner = flash.winner;
   }
   box.classList.toggle("done", !!done);
-  box.classList.toggle("flash", flash);
-  setAttr(box, "aria-label", done ? `the trick, won by ${G.label(winner)}` : "the trick");
+  box.classList.toggle("flash", !!flash);
+  setAttr(box, "title", flash ? "click: clear the trick" : null);
+  setAttr(box, "aria-label", winner !== null ? `the trick, won by ${G.label(winner)}` : "the trick");
   const pos = TRICK_POS[G.n];
+  const finished = done || flash;
   const items = plays.map((t, i) => {
     const p = pos[(t.seat - ctx.view + G.n) % G.n];
     const won = winner === t.seat;
-    const by = done && won ? `★ ${G.label(t.seat)}` : G.label(t.seat);
-    const label = `${G.label(t.seat)} played ${Cards.name(t.card)}${done && won ? ", winning the trick" : ""}`;
+    const by = finished && won ? `★ ${G.label(t.seat)}` : G.label(t.seat);
+    const label = `${G.label(t.seat)} played ${Cards.name(t.card)}${finished && won ? ", winning the trick" : ""}`;
+    const cls = `played${won ? " winner" : ""}`;
     return {
-      key: JSON.stringify([t.seat, t.card, i, p, won, by, label]),
+      // The same card stays the same node when its trick is won (no second entrance).
+      key: JSON.stringify([t.seat, t.card, i, p]),
       make: () => el("div", {
-        class: `played${won ? " winner" : ""}`, "data-seat": t.seat,
-        style: `left:${p[0]}%;top:${p[1]}%;z-index:${i + 1}`,
+        class: cls, "data-seat": t.seat,
+        // --fx, --fy: where the card comes from (its seat's side of the trick).
+        style: `left:${p[0]}%;top:${p[1]}%;z-index:${i + 1};--fx:${(p[0] - 50) * 3}px;--fy:${(p[1] - 50) * 4}px`,
       }, el("span", { class: "by", text: by }), Cards.node(t.card, { size: "mid", label })),
+      update: (node) => {
+        setClass(node, cls);
+        setText(node.firstChild, by);
+        setAttr(node.lastChild, "aria-label", label);
+      },
     };
   });
-  if (winner !== null && !done) {
-    const pts = ctx.flash.points ? ` · ${ctx.flash.points} points` : "";
-    const text = `${displayName(ctx.seats, G, winner)} wins the trick${pts}`;
-    items.push({ key: `msg:${text}`, make: () => el("div", { class: "trickmsg", text }) });
-  }
   keyed(box, items);
+  if (!finished) return null;
+  return { key: JSON.stringify([h.number, finished.cards, winner]), winner, nodes: [...box.querySelectorAll(".played")] };
+}
+
+// The line under the trick naming a finished trick's winner and what it scored.
+function renderTrickMsg(box, ctx) {
+  const f = ctx.hand && !ctx.hand.trick.length ? ctx.flash : null;
+  const text = f ? `${displayName(ctx.seats, ctx.G, f.winner)} wins the trick${f.points ? ` · ${f.points} points` : ""}` : "";
+  const detail = f && f.detail ? f.detail : "";
+  if (box.dataset.key === `${text}\n${detail}`) return;
+  box.dataset.key = `${text}\n${detail}`;
+  box.replaceChildren(...(text ? [el("span", { class: "won", text }), detail ? el("span", { class: "detail", text: detail }) : ""] : []));
 }
 
 // ------------------------------------------------------------ the contract
@@ -280,13 +328,12 @@ function contractChips(G, h, seats) {
   if (h.phase === "auction" && h.high_bid) out.push(["chip big", `high bid ${h.high_bid}`]);
   if (has(h.quintus)) out.push(["chip big", `★ quintus: ${displayName(seats, G, h.quintus)}`]);
   if (h.contract) out.push(["chip", `contract ${h.contract}`]);
-  if (h.trump) out.push(["chip big", "trump ", { suit: h.trump }]);
+  if (h.trump) out.push(h.trump === "NT" ? ["chip big", trumpText(h.trump)] : ["chip big", "trump ", { suit: h.trump }]);
   if (h.nil && h.nil !== "none") out.push(["chip big", NIL_TEXT[h.nil]]);
   if (h.meld) out.push(["chip big", `${h.meld} to meld?`]);
   if (h.points && has(h.quintus) && G.teamsOf(h.quintus)) {
     const t = G.teamsOf(h.quintus);
-    const names = (team) => [...team].sort().map((x) => G.label(x).replace("seat ", "")).join("+");
-    out.push(["chip", `card points: quintus ${h.points[0]} · team A (${names(t[0])}) ${h.points[1]} · team B (${names(t[1])}) ${h.points[2]}`]);
+    out.push(["chip", `card points: quintus ${h.points[0]} · ${teamText(seats, G, t[0])} ${h.points[1]} · ${teamText(seats, G, t[1])} ${h.points[2]}`]);
   }
   return out;
 }

@@ -50,6 +50,8 @@ export function Game(config, desc) {
     teamsOf: (q) => (q === null || q === undefined || !d.teams_of ? null : d.teams_of[q]),
     // Partnerships shown lone player first in the dummy game (as the record scores them).
     sideOrder: loneSide === 1 ? [1, 0] : [0, 1],
+    // The verb of a side in a result: "N-S win", "lone North wins".
+    sideVerb: (i) => (dummy && i === loneSide ? "wins" : "win"),
     sideNames: (sheet) => {
       if (sheet && sheet.sides) return sheet.sides;
       if (!partnerships) return [];
@@ -80,14 +82,39 @@ export function shortName(seats, G, s) {
 
 // ------------------------------------------------------------ actions
 
-export const SUIT_WORD = { S: "spades", C: "clubs", D: "diamonds", H: "hearts", NT: "no trump" };
+export const SUIT_WORD = { S: "spades", C: "clubs", D: "diamonds", H: "hearts", NT: "sans atout" };
 export const SUIT_SYM = Cards.SUIT_SYMBOLS;
 export const SIGNAL_TEXT = { up: "↑ up", down: "↓ down", ask: "? ask" };
 export const NIL_TEXT = { none: "no nil", closed: "closed nil", open: "open nil" };
 
 export function suitSpan(s) {
-  if (s === "NT") return el("span", { text: "NT", title: "no trump" });
+  if (s === "NT") return el("span", { text: "sans atout" });
   return el("span", { class: `sym-${s}`, text: SUIT_SYM[s], title: SUIT_WORD[s] });
+}
+
+// A trump as people say it: "trump ♥", or "sans atout" (the rulebook's word, as the
+// terminal says it).
+export function trumpText(s) {
+  return s === "NT" ? "sans atout" : `trump ${SUIT_SYM[s]}`;
+}
+
+// A team of two by its members for this hand: "Ann & seat 3".
+export function teamText(seats, G, team) {
+  return [...team].sort((a, b) => a - b).map((s) => shortName(seats, G, s)).join(" & ");
+}
+
+// A hand's cards as the terminal sorts them (quintet/tui/render.py hand_order): by suit,
+// hearts, clubs, diamonds, spades (the colours alternate), the trump suit first; high
+// cards first; the joker last.
+const SUIT_RANK = { H: 0, C: 1, D: 2, S: 3 };
+const RANK_ORDER = "23456789TJQKA";
+export function sortHand(cards, trump = null) {
+  const key = (c) => {
+    if (c === "JK") return 1000;
+    const suit = c[1] === trump ? -1 : SUIT_RANK[c[1]];
+    return (suit + 1) * 20 + (12 - RANK_ORDER.indexOf(c[0]));
+  };
+  return [...cards].sort((a, b) => key(a) - key(b));
 }
 
 // How an action reads in a bubble, a log line or a hint.
@@ -95,7 +122,7 @@ export function actionText(a) {
   switch (a.type) {
     case "play": return Cards.short(a.card);
     case "bid": return `bid ${a.amount}`;
-    case "trump": return a.suit === "NT" ? "no trump" : `trump ${SUIT_SYM[a.suit]}`;
+    case "trump": return trumpText(a.suit);
     case "nil": return NIL_TEXT[a.kind];
     case "meld": return `meld ${a.combo}`;
     case "signal": return `signal ${SIGNAL_TEXT[a.signal]}`;

@@ -3,7 +3,7 @@
 
 import { $, el, accessQuery, fourColourToggle } from "./dom.js";
 import { Cards } from "./cards.js";
-import { Game, serverInfo, displayName, whoText, actionText } from "./game.js";
+import { Game, serverInfo, displayName, whoText, shortName, actionText } from "./game.js";
 import { Felt, renderContract } from "./felt.js";
 import { summaryNode, resultText } from "./sheet.js";
 
@@ -82,31 +82,59 @@ export async function replayPage() {
     if (Object.keys(marks).length) note.append(el("div", { class: "muted small", text: "Cards outlined in green are the best double-dummy plays for the seat to play." }));
     const inline = $("#summary-inline");
     inline.hidden = k !== hand.steps.length - 1;
-    if (!inline.hidden) inline.replaceChildren(summaryNode(G, hand.result, seats, null));
+    if (!inline.hidden) inline.replaceChildren(summaryNode(G, hand.result, seats, null, scoredOf(hand)));
     renderPlays(hand, k);
   }
 
+  // The tricks of a hand that scored: Quinto's quints (each completed trick's points),
+  // a Quintus premium (what its meld added to the melder's side's card points).
+  function scoredOf(hand) {
+    const out = [];
+    let n = 0;
+    hand.steps.forEach((st, i) => {
+      if (st.completed_trick) {
+        n += 1;
+        if (st.completed_trick.points) out.push({ trick: n, seat: st.completed_trick.winner, points: st.completed_trick.points, what: "quints" });
+      }
+      if (st.action && st.action.type === "meld" && i > 0 && st.points && hand.steps[i - 1].points) {
+        const gained = st.points.reduce((x, v, j) => x + v - hand.steps[i - 1].points[j], 0);
+        out.push({ trick: n, seat: st.action.seat, points: gained, what: actionText(st.action) });
+      }
+    });
+    return out;
+  }
+
+  // The hand's tricks, one row each, a column per seat: who led (a dot) and who won (★).
   function renderPlays(hand, k) {
     const box = $("#plays");
-    const plays = [];
-    hand.steps.forEach((st, i) => { if (st.action && st.action.type === "play") plays.push({ step: i, seat: st.action.seat, card: st.action.card }); });
-    const per = G.n;
+    const tricks = [];
+    let cur = [];
+    hand.steps.forEach((st, i) => {
+      if (st.action && st.action.type === "play") cur.push({ step: i, seat: st.action.seat, card: st.action.card });
+      if (st.completed_trick) { tricks.push({ plays: cur, winner: st.completed_trick.winner }); cur = []; }
+    });
+    if (cur.length) tricks.push({ plays: cur, winner: null });
     const t = el("table", {});
-    t.append(el("tr", {}, el("th", { text: "trick" }), ...Array.from({ length: per }, (_, i) => el("th", { text: i === 0 ? "lead" : `${i + 1}` }))));
-    for (let i = 0; i < plays.length; i += per) {
-      const row = el("tr", {}, el("td", { text: `${i / per + 1}` }));
-      for (const p of plays.slice(i, i + per)) {
+    t.append(el("tr", {}, el("th", { text: "trick" }),
+      ...Array.from({ length: G.n }, (_, s) => el("th", { "data-seat": s, title: whoText(seats, G, s), text: shortName(seats, G, s) }))));
+    tricks.forEach((tr, i) => {
+      const row = el("tr", { "data-trick": i + 1 }, el("td", { text: `${i + 1}` }));
+      for (let s = 0; s < G.n; s++) {
+        const p = tr.plays.find((x) => x.seat === s);
+        if (!p) { row.append(el("td", {})); continue; }
         const n = noteOf(hand.hand, p.step - 1);
+        const lead = tr.plays[0] === p, won = tr.winner === s;
         const b = el("button", {
           type: "button", class: `pc sym-${p.card[1] || "S"}${p.step === k ? " cur" : ""}`,
-          title: `${G.label(p.seat)}: ${Cards.name(p.card)}`, "aria-label": `${G.label(p.seat)} ${Cards.name(p.card)}`,
+          title: `${G.label(p.seat)}: ${Cards.name(p.card)}${lead ? ", led" : ""}${won ? ", won the trick" : ""}`,
+          "aria-label": `${G.label(p.seat)} ${Cards.name(p.card)}${lead ? ", led" : ""}${won ? ", won the trick" : ""}`,
           onclick: () => { stepInput.value = `${p.step}`; show(); },
-        }, Cards.short(p.card));
+        }, lead ? el("span", { class: "lead", "aria-hidden": "true", text: "•" }) : null, Cards.short(p.card), won ? el("span", { class: "star", "aria-hidden": "true", text: "★" }) : null);
         const tag = n && n.value !== null ? (n.cost ? el("span", { class: "cost", text: `−${n.cost}` }) : el("span", { class: "ok", text: "✓" })) : null;
-        row.append(el("td", {}, b, tag));
+        row.append(el("td", { class: won ? "won" : "", "data-seat": s }, b, tag));
       }
       t.append(row);
-    }
+    });
     box.replaceChildren(t);
     const seatsBox = $("#an-seats");
     seatsBox.replaceChildren();

@@ -4,7 +4,7 @@
 
 import { el } from "./dom.js";
 import { Cards } from "./cards.js";
-import { displayName, whoText, shortName, SUIT_SYM } from "./game.js";
+import { displayName, whoText, shortName, teamText, trumpText, sortHand, SUIT_SYM } from "./game.js";
 
 const seatsOf = (G) => Array.from({ length: G.n }, (_, s) => s);
 
@@ -48,7 +48,7 @@ function ledgerTable(G, sheet, seats) {
   for (const r of sheet.hands) {
     let what = r.void ? "void" : "";
     if (!r.void && r.quintus !== null) {
-      what = `★${r.quintus} ${r.trump ? (r.trump === "NT" ? "NT" : SUIT_SYM[r.trump]) : ""}`;
+      what = `★ ${shortName(seats, G, r.quintus)} ${r.trump ? (r.trump === "NT" ? "sans atout" : SUIT_SYM[r.trump]) : ""}`;
       if (r.nil && r.nil !== "none") what += ` ${r.nil} nil${r.nil_failed ? " failed" : ""}`;
       if (r.contract) what += ` ${r.contract}${r.made === true ? " made" : r.made === false ? " down" : ""}`;
     }
@@ -81,7 +81,7 @@ export function finalResult(G, sheet, seats) {
   const names = G.sideNames(sheet);
   const order = G.sideOrder;
   const winner = sheet.kind === "rubber" ? sheet.winner : sheet.games[sheet.games.length - 1].winner;
-  box.append(el("div", { class: "headline", text: winner === null || winner === undefined ? "Match over" : `Match over: ${names[winner]} win${sheet.kind === "rubber" ? " the rubber" : " the game"}` }));
+  box.append(el("div", { class: "headline", text: winner === null || winner === undefined ? "Match over" : `Match over: ${names[winner]} ${G.sideVerb(winner)}${sheet.kind === "rubber" ? " the rubber" : " the game"}` }));
   const t = el("table", { class: "res final-score", "data-kind": sheet.kind });
   t.append(el("tr", {}, el("th", { text: "" }), ...order.map((i) => el("th", { text: names[i] }))));
   sheet.games.forEach((g, k) => t.append(el("tr", { "data-game": k },
@@ -95,15 +95,17 @@ export function finalResult(G, sheet, seats) {
   return box;
 }
 
-// The end-of-hand summary: the result and every hand as dealt.
-export function summaryNode(G, sm, seats, sheet) {
+// The end-of-hand summary: the result, the tricks that scored (`scored`: [{trick, seat
+// or side, points, what}]: quints, premiums, the cachette's quints) and every hand as
+// dealt.
+export function summaryNode(G, sm, seats, sheet, scored = []) {
   const box = el("div", { class: "summary", id: "summary-content" });
   box.append(el("h2", { id: "summary-h", text: "End of the hand" }));
   if (G.partnerships) {
     const names = G.sideNames(sheet);
     const order = G.sideOrder;
     let head;
-    if (sm.game_winner !== null && sm.game_winner !== undefined) head = `${names[sm.game_winner]} win the game`;
+    if (sm.game_winner !== null && sm.game_winner !== undefined) head = `${names[sm.game_winner]} ${G.sideVerb(sm.game_winner)} the game`;
     else if (sm.tied) head = "A tie at the target: another hand is played";
     else head = "Nobody has reached the target yet: another hand follows";
     box.append(el("div", { class: "headline", text: head }));
@@ -118,6 +120,7 @@ export function summaryNode(G, sm, seats, sheet) {
     row("this hand", sm.hand_points);
     row("score", sm.score);
     box.append(t);
+    box.append(scoredList(G, seats, scored, "quints", names));
     const deal = el("div", { class: "deal" });
     sm.deal.hands.forEach((cards, s) => deal.append(el("span", { text: whoText(seats, G, s) }), cardRow(cards)));
     if (sm.deal.cachette) deal.append(el("span", { text: `cachette${sm.cachette_side !== null && sm.cachette_side !== undefined ? ` (to ${names[sm.cachette_side]})` : " (not taken)"}` }), cardRow(sm.deal.cachette));
@@ -127,15 +130,15 @@ export function summaryNode(G, sm, seats, sheet) {
     else {
       const q = sm.quintus;
       const teams = G.teamsOf(q);
-      let head = `Quintus ${displayName(seats, G, q)}: ${sm.trump === "NT" ? "no trump" : `trump ${SUIT_SYM[sm.trump]}`}`;
+      let head = `Quintus ${displayName(seats, G, q)}: ${trumpText(sm.trump)}`;
       if (sm.nil && sm.nil !== "none") head += `, ${sm.nil} nil ${sm.nil_failed ? "failed" : "made"}`;
       if (sm.contract) head += `, contract ${sm.contract} ${sm.made ? "made" : "not made"}`;
       box.append(el("div", { class: "headline", text: head }));
       if (sm.points) {
         const t = el("table", { class: "res" });
-        t.append(el("tr", {}, el("th", { text: "card points" }), el("th", { text: `quintus (${G.label(q)})` }),
-          el("th", { text: `team A (${teams[0].map((s) => G.label(s)).join(", ")})` }),
-          el("th", { text: `team B (${teams[1].map((s) => G.label(s)).join(", ")})` })));
+        t.append(el("tr", {}, el("th", { text: "card points" }), el("th", { text: `quintus ${shortName(seats, G, q)}` }),
+          el("th", { text: teamText(seats, G, teams[0]) }),
+          el("th", { text: teamText(seats, G, teams[1]) })));
         t.append(el("tr", {}, el("td", { text: "this hand" }), ...sm.points.map((x) => el("td", { text: `${x}` }))));
         box.append(t);
       }
@@ -144,18 +147,66 @@ export function summaryNode(G, sm, seats, sheet) {
       t2.append(el("tr", {}, el("td", { text: "this hand" }), ...sm.scores.map((x) => el("td", { text: `${x > 0 ? "+" : ""}${x}` }))));
       if (sheet && sheet.totals) t2.append(el("tr", {}, el("td", { text: "total" }), ...sheet.totals.map((x) => el("td", { text: `${x}` }))));
       box.append(t2);
+      box.append(settlement(G, sm, seats));
+      box.append(scoredList(G, seats, scored, "premiums", null));
     }
     const deal = el("div", { class: "deal" });
-    sm.deal.hands.forEach((cards, s) => deal.append(el("span", { text: whoText(seats, G, s) }), cardRow(cards)));
+    sm.deal.hands.forEach((cards, s) => deal.append(el("span", { text: whoText(seats, G, s) }), cardRow(cards, sm.trump)));
     box.append(el("h3", { class: "deal-h", text: "The deal" }), deal);
   }
   return box;
 }
 
-export function cardRow(cards) {
+export function cardRow(cards, trump = null) {
   const row = el("div", { class: "hand spread" });
-  for (const c of cards) row.append(Cards.node(c, { size: "small" }));
+  for (const c of sortHand(cards, trump)) row.append(Cards.node(c, { size: "small" }));
   return row;
+}
+
+// The tricks of the hand that scored, one line each ("trick 3, won by Ann: quints 5♥ 20
+// — 20 points"); `names`: the sides' names, for the cachette.
+function scoredList(G, seats, scored, what, names) {
+  const box = el("div", { class: "scored", "data-scored": what });
+  if (!scored.length) {
+    box.append(el("p", { class: "muted", text: `No trick held ${what === "quints" ? "a quint" : "a premium"} this hand.` }));
+    return box;
+  }
+  box.append(el("h3", { class: "small", text: what === "quints" ? "The quints" : "The premiums" }));
+  const list = el("ul", {});
+  for (const x of scored) {
+    const where = x.trick === null ? `the cachette, to ${names ? names[x.side] : "its side"}` : `trick ${x.trick}, won by ${displayName(seats, G, x.seat)}`;
+    list.append(el("li", { "data-trick": x.trick === null ? "cachette" : x.trick, text: `${where}: ${x.what} — ${x.points} points` }));
+  }
+  box.append(list);
+  return box;
+}
+
+// Who paid whom, and why: the bidding variant's settlement of the bid between the two
+// teams by their card points (docs/rules.md, Settlement); in the base game each side
+// scores its own card points.
+function settlement(G, sm, seats) {
+  const box = el("div", { class: "settlement" });
+  const q = sm.quintus;
+  const teams = G.teamsOf(q);
+  if (!teams || !sm.scores || !sm.points) return box;
+  const qn = displayName(seats, G, q);
+  if (sm.contract === null || sm.contract === undefined) {
+    box.append(el("p", { text: `The quintus ${qn} scores his own card points (${sm.points[0]}); each player of a team scores his team's: ${teamText(seats, G, teams[0])} ${sm.points[1]} each, ${teamText(seats, G, teams[1])} ${sm.points[2]} each.` }));
+    return box;
+  }
+  const bid = sm.contract;
+  const [a, b] = [sm.points[1], sm.points[2]];
+  // M: the team with more card points (on a tie, the team of the quintus's left, team 0).
+  const m = b > a ? 1 : 0;
+  const pay = (t) => Math.abs(sm.scores[teams[t][0]]);
+  const made = !!sm.made;
+  const lines = [
+    `Contract ${bid} ${made ? "made" : "not made"}: the quintus ${qn} had ${sm.points[0]} card points (nil and premiums counted) against the bid of ${bid}, so he ${made ? "wins" : "loses"} ${bid}${made ? ", paid by" : ", paid to"} the four others.`,
+    `The bid is shared between the teams by their card points (${teamText(seats, G, teams[0])} ${a}, ${teamText(seats, G, teams[1])} ${b}; below zero counts as zero); the smaller share is rounded to an even number.`,
+    `${teamText(seats, G, teams[m])}, with ${a === b ? "as many card points (the team on the quintus's left)" : "more card points"}, ${made ? "pay" : "receive"} the smaller share: ${pay(m)} each; ${teamText(seats, G, teams[1 - m])} ${made ? "pay" : "receive"} the rest: ${pay(1 - m)} each.`,
+  ];
+  for (const text of lines) box.append(el("p", { text }));
+  return box;
 }
 
 // A finished game's result in one line (the lobby's list): the scorer's result of its

@@ -4,10 +4,14 @@
 // felt and its seats, the trick, the contract, the turn, the hand, the decisions, the
 // tools, the scores, the sheet, the log, the players, the summary, the last trick) are
 // given their inputs; each touches the DOM only where its inputs changed.
+//
+// Pace: state messages are shown in order, but one that shows a bot's action waits
+// until the player's speed setting has passed since the one before (longer after a
+// finished trick, which stays on the felt until the next card or a click).
 
 import { $, $$, el, store, tokenKey, accessQuery, fourColourToggle, Memo, grow, setDisabled, setHidden, setText } from "./dom.js";
 import { Cards } from "./cards.js";
-import { Game, serverInfo, displayName, whoText, actionText, actionKey, sameAction, hintHolds, isOver, SUIT_SYM, SUIT_WORD, SIGNAL_TEXT } from "./game.js";
+import { Game, serverInfo, displayName, whoText, actionText, actionKey, sameAction, hintHolds, isOver, sortHand, SUIT_SYM, SUIT_WORD, SIGNAL_TEXT } from "./game.js";
 import { Felt, HandView, renderContract, decisionsOf } from "./felt.js";
 import { sheetTable, finalResult, summaryNode } from "./sheet.js";
 
@@ -19,8 +23,9 @@ export function tablePage() {
     ws: null, config: null, G: null, info: null, me: { seat: null, role: "spectator", controls: [] },
     state: null, seats: [], sheet: null, log: [], logHand: -1, nextId: 1,
     backoff: 500, closedForGood: false, retryTimer: null, lastMsg: 0,
-    hint: null, selected: null, flash: null, flashTimer: null, sentSeq: null,
+    hint: null, selected: null, flash: null, cleared: null, sentSeq: null,
     summaryClosed: null, joinSeat: null, invites: null,
+    queue: [], paceTimer: null, shownAt: 0, beeps: [], summaryHold: 0,
   };
   window.quintet = T; // for the curious (and the browser tests)
   const memo = new Memo();
@@ -31,12 +36,54 @@ export function tablePage() {
   // The games' descriptions: the table is drawn once both they and the welcome are here.
   serverInfo().then((info) => {
     T.info = info;
+    pump();
     T.levels = ["heuristic", ...info.levels.filter((l) => l !== "heuristic")];
     makeGame();
     render();
   }).catch(() => showError("The server did not describe its games: reload the page."));
   function makeGame() {
     if (T.config && T.info) T.G = Game(T.config, T.info.games[T.config.game]);
+  }
+
+  // ------------------------------------------------------------ settings
+  // Each player's own, kept in this browser: the bot speed and the sounds.
+  const paceBox = $("#pace"), soundBox = $("#sounds");
+  paceBox.value = PACES[store.get("quintet:pace")] ? store.get("quintet:pace") : "table";
+  paceBox.addEventListener("change", () => { store.set("quintet:pace", paceBox.value); pump(); });
+  soundBox.checked = store.get("quintet:sounds") === "1";
+  soundBox.addEventListener("change", () => {
+    store.set("quintet:sounds", soundBox.checked ? "1" : "0");
+    if (soundBox.checked) beep("on");
+  });
+  // Seconds a bot's action waits after the state before it, and after a finished trick.
+  function pace() {
+    const p = PACES[paceBox.value] || PACES.table;
+    if (p.card !== null) return p;
+    const d = T.info && typeof T.info.bot_delay === "number" ? T.info.bot_delay : 0.8;
+    return { card: d, trick: 3 * d };
+  }
+  let audio = null;
+  // A short tone (WebAudio, no sound files), only when the player turned sounds on.
+  function beep(kind) {
+    if (!soundBox.checked) return;
+    const tone = TONES[kind];
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!tone || !Ctx) return;
+    try {
+      if (!audio) audio = new Ctx();
+      const t0 = audio.currentTime;
+      tone.forEach(([freq, at, len]) => {
+        const osc = audio.createOscillator(), gain = audio.createGain();
+        osc.frequency.value = freq;
+        gain.gain.setValueAtTime(0.0001, t0 + at);
+        gain.gain.exponentialRampToValueAtTime(0.15, t0 + at + 0.01);
+        gain.gain.exponentialRampToValueAtTime(0.0001, t0 + at + len);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(t0 + at);
+        osc.stop(t0 + at + len + 0.02);
+      });
+      T.beeps.push(kind);
+    } catch (e) { /* no audio device: silence */ }
   }
 
   // ---------------------------------------------------------- connection
@@ -139,11 +186,42 @@ export function tablePage() {
         showError(m.message || m.code);
         break;
       case "state":
-        onState(m);
+        T.queue.push(m);
+        pump();
         break;
       default:
         break;
     }
+  }
+
+  // Show the waiting state messages in order, each one showing a bot's action only once
+  // its wait (the speed setting) since the last one shown has passed.
+  function pump() {
+    clearTimeout(T.paceTimer);
+    T.paceTimer = null;
+    while (T.queue.length) {
+      const wait = holdFor(T.queue[0]);
+      const due = T.shownAt + 1000 * wait - Date.now();
+      if (due > 0) { T.paceTimer = setTimeout(pump, due); return; }
+      onState(T.queue.shift());
+      T.shownAt = Date.now();
+    }
+  }
+  // How long a state message waits after the one before: a bot's action waits the
+  // card delay, or the trick delay while a finished trick lies on the felt.
+  function holdFor(m) {
+    // Not a whole log (after hello) nor a new hand: those show at once.
+    if (!T.info || !T.state || !m.log || !m.log.from || !m.hand || !T.state.hand || m.hand.number !== T.state.hand.number) return 0;
+    const seats = m.seats || T.seats;
+    const acts = m.log.events.filter((e) => e.kind === "action" && e.action);
+    if (!acts.length) return 0;
+    const a = acts[acts.length - 1];
+    const row = seats[a.seat];
+    const lone = T.G && T.G.dummy ? seats[T.G.lone] : null;
+    const bot = row && (row.kind === "bot" || (row.kind === "dummy" && lone && lone.kind === "bot"));
+    if (!bot || (T.me.controls || []).includes(a.seat)) return 0;
+    const p = pace();
+    return T.flash && a.action.type === "play" ? p.trick : p.card;
   }
 
   function onState(m) {
@@ -155,22 +233,70 @@ export function tablePage() {
       T.log = T.log.slice(0, m.log.from).concat(m.log.events);
     }
     T.me = m.you;
-    // A trick just completed: keep it on the felt a moment so people can see it.
     const h = m.hand;
-    if (h && prev && prev.hand && h.number === prev.hand.number && !h.trick.length && m.last_trick &&
-        h.tricks_played > prev.hand.tricks_played) {
-      T.flash = m.last_trick;
-      clearTimeout(T.flashTimer);
-      T.flashTimer = setTimeout(() => { T.flash = null; render(); }, 1500);
-    } else if (!h || h.trick.length || (prev && prev.hand && h.number !== prev.hand.number)) {
-      T.flash = null;
+    sounds(prev, m);
+    // The summary opens once the hand's last trick has been seen (or clicked away).
+    if (prev && prev.status === "playing" && m.status !== "playing" && m.summary) {
+      T.summaryHold = Date.now() + 1000 * pace().trick;
+      setTimeout(render, 1000 * pace().trick + 20);
     }
+    // A finished trick stays on the felt, with its winner and what it scored, until the
+    // next card is played or the player clicks it.
+    const key = h ? `${h.number}:${h.tricks_played}` : null;
+    T.flash = h && !h.trick.length && h.tricks_played > 0 && m.last_trick && T.cleared !== key
+      ? { ...m.last_trick, detail: trickDetail(T.log), key } : null;
     if (!prev || prev.seq !== m.seq) T.sentSeq = null;
     if (T.hint && !hintHolds(T.hint, m)) T.hint = null;
     T.state = m;
     document.body.dataset.seq = `${m.seq}`;
     document.body.dataset.status = m.status;
     render();
+  }
+
+  // What the hand's last finished trick scored, from its log: Quinto's quints (the
+  // engine's words after the colon: "quints 5♥ 20"), a Quintus premium melded or
+  // declined after it.
+  function trickDetail(log) {
+    let i = log.length - 1;
+    while (i >= 0 && log[i].kind !== "trick") i--;
+    if (i < 0) return "";
+    const e = log[i];
+    const out = [];
+    if (e.points && e.text.includes(": ")) out.push(e.text.slice(e.text.indexOf(": ") + 2));
+    for (const x of log.slice(i + 1)) {
+      if (x.kind === "premium") out.push(`${x.action ? actionText(x.action) : "premium"}: +${x.points}`);
+      else if (x.kind === "action" && x.action && x.action.type === "decline") out.push("premium declined");
+      else if (x.kind === "nil" || x.kind === "cachette") out.push(x.text);
+    }
+    return out.join(" · ");
+  }
+  function clearTrick() {
+    if (!T.flash) return;
+    T.cleared = T.flash.key;
+    T.flash = null;
+    T.shownAt = 0; // a bot's card held back for the trick comes now
+    T.summaryHold = 0;
+    render();
+    pump();
+  }
+  // The sounds of a change: a card played, the player's turn, a trick won by his side.
+  function sounds(prev, m) {
+    if (!soundBox.checked || !prev || !prev.hand || !m.hand || prev.hand.number !== m.hand.number) return;
+    const a = prev.hand, b = m.hand;
+    if (b.tricks_played > a.tricks_played) {
+      const w = m.last_trick ? m.last_trick.winner : null;
+      const mine = w !== null && T.G && (m.you.controls || []).some((s) => sameSide(s, w, b));
+      beep(mine ? "won" : "trick");
+    } else if (b.trick.length > a.trick.length) beep("card");
+    const myTurn = (x) => x.status === "playing" && x.hand && (x.you.controls || []).includes(x.hand.turn) && (x.legal || []).length > 0;
+    if (myTurn(m) && !myTurn(prev)) beep("turn");
+  }
+  function sameSide(s, w, h) {
+    const G = T.G;
+    if (s === w) return true;
+    if (G.partnerships) return G.partnerships.some((p) => p.includes(s) && p.includes(w));
+    const teams = G.teamsOf(h.quintus);
+    return !!teams && teams.some((t) => t.includes(s) && t.includes(w));
   }
 
   // ------------------------------------------------------------- actions
@@ -322,7 +448,7 @@ export function tablePage() {
     const ctx = {
       G, seats: T.seats, hand: h, view, me, legal, status: st.status, onCard: act,
       selected: T.selected, hinted, flash: T.flash, showBottomHand: player,
-      decisions: decisionsOf(T.log, h), sit: canSit ? sit : null,
+      decisions: decisionsOf(T.log, h), sit: canSit ? sit : null, onTrick: clearTrick,
     };
     const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     felt.render(ctx);
@@ -359,12 +485,13 @@ export function tablePage() {
       const controls = st.you.controls || [];
       if (controls.includes(h.turn)) {
         mine = true;
-        const what = { doubling: "pass, double or redouble", auction: "bid or pass", trump: "name trump", nil: "declare nil or not", meld: "meld or decline", play: "play a card" }[h.phase] || "decide";
+        const what = h.phase === "doubling" ? doublingWords(st.legal) : PHASE_WHAT[h.phase] || "decide";
         text = h.turn !== st.you.seat ? `Your turn: play from the dummy (${G.label(h.turn)})` : `Your turn: ${what}`;
       } else {
         const row = T.seats[h.turn];
         const who = displayName(T.seats, G, h.turn);
         if (row && row.kind === "person" && !row.connected) text = `Waiting for ${who} (away)`;
+        else if (G.withTeams && h.turn === h.quintus && (h.phase === "trump" || h.phase === "nil")) text = `${who}, the quintus, to ${PHASE_WHAT[h.phase]}`;
         else text = `${who} to ${h.phase === "play" ? "play" : "decide"}`;
       }
     }
@@ -386,7 +513,10 @@ export function tablePage() {
       myHand = new HandView(me.seat, "", "your hand");
       box.replaceChildren(myHand.node);
     }
-    myHand.update(ctx, cards);
+    // Phones lay the hand out in rows of --cols cards (style.css).
+    const cols = `${cards.length > 7 ? Math.ceil(cards.length / 2) : Math.max(cards.length, 1)}`;
+    if (myHand.node.style.getPropertyValue("--cols") !== cols) myHand.node.style.setProperty("--cols", cols);
+    myHand.update(ctx, sortHand(cards, h.trump));
   }
 
   // The decisions other than a card (pass, double, bid, trump, nil, meld, signal): made
@@ -434,7 +564,7 @@ export function tablePage() {
       const bids = main.filter((a) => a.type === "bid");
       for (const a of main.filter((x) => x.type !== "bid")) {
         let label;
-        if (a.type === "trump") label = a.suit === "NT" ? "No trump" : el("span", {}, el("span", { class: `sym-${a.suit}`, text: SUIT_SYM[a.suit] }), ` ${SUIT_WORD[a.suit]}`);
+        if (a.type === "trump") label = a.suit === "NT" ? "Sans atout" : el("span", {}, el("span", { class: `sym-${a.suit}`, text: SUIT_SYM[a.suit] }), ` ${SUIT_WORD[a.suit]}`);
         else if (a.type === "nil") label = { none: "No nil", closed: "Closed nil", open: "Open nil" }[a.kind];
         else if (a.type === "meld") label = `Meld the ${a.combo} (+${a.combo === "court" ? 10 : 25})`;
         else label = a.type[0].toUpperCase() + a.type.slice(1);
@@ -529,7 +659,10 @@ export function tablePage() {
     const lines = T.log.map((e) => {
       let text = e.text;
       if (e.kind === "action" && e.action) text = `${displayName(T.seats, G, e.seat)}: ${e.action.type === "play" ? Cards.name(e.action.card) : actionText(e.action)}`;
-      else if (e.kind === "trick") text = `${displayName(T.seats, G, e.seat)} wins the trick${e.points ? ` (${e.points} points)` : ""}`;
+      else if (e.kind === "trick") {
+        const what = e.points && e.text.includes(": ") ? `: ${e.text.slice(e.text.indexOf(": ") + 2)}` : "";
+        text = `${displayName(T.seats, G, e.seat)} wins the trick${what}${e.points ? ` (${e.points} points)` : ""}`;
+      }
       return { kind: e.kind, text };
     });
     const box = $("#log");
@@ -571,13 +704,13 @@ export function tablePage() {
   function renderSummary(G, st) {
     const box = $("#summary");
     const sm = st.summary;
-    const show = !!sm && T.summaryClosed !== (st.hand && st.hand.number);
+    const show = !!sm && T.summaryClosed !== (st.hand && st.hand.number) && !(T.summaryHold > Date.now());
     if (!show) { setHidden(box, true); return; }
     const wasHidden = box.hidden;
     setHidden(box, false);
     if (memo.changed("summary", JSON.stringify([sm, st.ready, st.status, T.sheet, T.seats, st.you.seat]))) {
       const body = $("#summary-body");
-      body.replaceChildren(summaryNode(G, sm, T.seats, T.sheet));
+      body.replaceChildren(summaryNode(G, sm, T.seats, T.sheet, scoredTricks(T.log)));
       const buttons = el("div", { class: "buttons" });
       if (st.status === "finished" || st.status === "abandoned") {
         if (st.status === "finished") $("#summary-h", body).after(finalResult(G, T.sheet, T.seats));
@@ -596,13 +729,29 @@ export function tablePage() {
     if (wasHidden) { const b = $("#summary-next") || $("#record-link"); if (b) b.focus(); }
   }
 
+  // The tricks of the hand that scored (quints, premiums), from its log, for the summary.
+  function scoredTricks(log) {
+    const out = [];
+    let n = 0;
+    for (let i = 0; i < log.length; i++) {
+      const e = log[i];
+      if (e.kind === "trick") {
+        n += 1;
+        if (e.points) out.push({ trick: n, seat: e.seat, points: e.points, what: e.text.includes(": ") ? e.text.slice(e.text.indexOf(": ") + 2) : "" });
+      } else if (e.kind === "premium") out.push({ trick: n, seat: e.seat, points: e.points, what: e.action ? actionText(e.action) : "premium" });
+      else if (e.kind === "cachette" && e.points) out.push({ trick: null, side: e.seat, points: e.points, what: e.text.includes(": ") ? e.text.slice(e.text.indexOf(": ") + 2) : "" });
+    }
+    return out;
+  }
+
   function renderLastTrick() {
     const box = $("#lasttrick");
     if (box.hidden || !T.state || !T.G) return;
     const lt = T.state.last_trick, G = T.G;
     if (!memo.changed("lasttrick", JSON.stringify([lt, T.seats]))) return;
     if (!lt) { box.replaceChildren(el("p", { class: "muted", text: "No trick completed yet in this hand." })); return; }
-    box.replaceChildren(el("h2", { text: `Last trick: ${displayName(T.seats, G, lt.winner)} won it${lt.points ? ` (${lt.points} points)` : ""}` }),
+    box.replaceChildren(el("button", { type: "button", class: "close ghost", "aria-label": "Close the last trick", onclick: () => toggleLast() }, "×"),
+      el("h2", { text: `Last trick: ${displayName(T.seats, G, lt.winner)} won it${lt.points ? ` (${lt.points} points)` : ""}` }),
       el("div", { class: "cards" }, ...lt.cards.map((t) => el("figure", { class: t.seat === lt.winner ? "winner" : "" },
         Cards.node(t.card, { size: "mid", label: `${G.label(t.seat)}: ${Cards.name(t.card)}` }),
         el("figcaption", { text: displayName(T.seats, G, t.seat) })))));
@@ -625,4 +774,28 @@ export function tablePage() {
   }
 
   connect();
+}
+
+// The bot speeds (seconds a bot's action waits, and a bot's lead after a finished
+// trick); "table" follows the server's bot delay.
+const PACES = {
+  table: { card: null, trick: null },
+  fast: { card: 0.3, trick: 1 },
+  normal: { card: 0.8, trick: 2.5 },
+  slow: { card: 1.5, trick: 4 },
+};
+// Each sound's tones: [frequency, start, length] in Hz and seconds.
+const TONES = {
+  on: [[660, 0, 0.08]],
+  card: [[420, 0, 0.05]],
+  turn: [[660, 0, 0.09], [880, 0.11, 0.12]],
+  trick: [[330, 0, 0.12]],
+  won: [[523, 0, 0.09], [784, 0.1, 0.16]],
+};
+const PHASE_WHAT = { auction: "bid or pass", trump: "name trump", nil: "declare nil or not", meld: "meld or decline", play: "play a card" };
+// The doubling round's choices as they stand: "pass or double", "pass or redouble".
+function doublingWords(legal) {
+  const kinds = [...new Set((legal || []).map((a) => a.type))];
+  if (kinds.length < 2) return kinds.length ? kinds[0] : "decide";
+  return `${kinds.slice(0, -1).join(", ")} or ${kinds[kinds.length - 1]}`;
 }
