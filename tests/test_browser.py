@@ -701,9 +701,8 @@ LOBBY_BODIES: list[tuple[dict[str, Any], dict[str, Any]]] = [
         {
             "game": "quinto",
             "variant": "dummy",
-            "options": {
+            "options": {  # no rubber bonus: the dummy game has no rubbers (issue 14)
                 "target": 120,
-                "rubber_bonus": 100,
                 "joker_eleventh_trick": True,
                 "dummy_handicap": 30,
                 "dummy_double_view": "leading",
