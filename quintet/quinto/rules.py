@@ -82,6 +82,36 @@ def quints(mask: CardMask) -> list[tuple[str, int]]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Quint:
+    """One of the 13 quints: ``code`` as a score pad writes it (``5H``, ``AH+4H``,
+    ``2H+3H``, ``JK``), ``name`` as the table shows it, its cards and its value."""
+
+    code: str
+    name: str
+    mask: CardMask
+    value: int
+
+
+def _all_quints() -> tuple[Quint, ...]:
+    out = [Quint("JK", "Quint Royal", JOKER_BIT, quint_points(JOKER_BIT))]
+    for s in (3, 2, 1, 0):
+        c, sym = SUIT_CHARS[s], SUIT_SYMBOLS[s]
+        for code, name, ranks in (
+            (f"5{c}", f"5{sym}", (FIVE,)),
+            (f"A{c}+4{c}", f"A{sym}+4{sym}", (ACE, FOUR)),
+            (f"2{c}+3{c}", f"2{sym}+3{sym}", (TWO, THREE)),
+        ):
+            mask = sum(1 << card(r, s) for r in ranks)
+            out.append(Quint(code, name, mask, quint_points(mask)))
+    return tuple(out)
+
+
+#: Every quint, the joker first, then hearts down to spades (each: five, A+4, 2+3). Each
+#: card belongs to at most one, so a hand holds each quint at most once.
+QUINTS: Final = _all_quints()
+
+
 def trick_value(multiplier: int) -> int:
     """Return the points per trick won: 5, doubled 10, redoubled 20 (Hoyle 000).
 
