@@ -312,5 +312,9 @@ class Pad(ABC, Generic[C]):
         """Return the pad's scores in the scorer's shape (``quintet score``)."""
 
     @abstractmethod
+    def hand_groups(self) -> list[tuple[str, list[int]]]:
+        """Return each hand's heading and the indices of its entries, in order."""
+
+    @abstractmethod
     def status(self) -> str:
         """Return one line: where the pad stands and what is entered next."""

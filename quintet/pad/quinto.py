@@ -626,6 +626,13 @@ class QuintoPad(Pad[QuintoSheet]):
         g = self._computed.games[k]
         return summary(self.game, [results[k]], g.lone_seat, self.rules.rubber_bonus)
 
+    def hand_groups(self) -> list[tuple[str, list[int]]]:
+        """Return each hand's heading and the indices of its entries, in order."""
+        return [
+            (f"- hand {h.number + 1} (game {h.game + 1}), {SEAT_NAMES[h.dealer]} deals", h.entries)
+            for h in self._computed.hands
+        ]
+
     def status(self) -> str:
         """Return one line: where the pad stands and what is entered next."""
         sheet = self._computed

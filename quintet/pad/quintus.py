@@ -618,6 +618,13 @@ class QuintusPad(Pad[QuintusSheet]):
             "totals": self._computed.totals,
         }
 
+    def hand_groups(self) -> list[tuple[str, list[int]]]:
+        """Return each hand's heading and the indices of its entries, in order."""
+        return [
+            (f"- hand {h.number + 1}, {self.seat_label(h.dealer)} deals", [h.entry])
+            for h in self._computed.hands
+        ]
+
     def status(self) -> str:
         """Return one line: where the pad stands and what is entered next."""
         sheet = self._computed
