@@ -203,7 +203,7 @@ class Pad(ABC, Generic[C]):
         """
         if len(self._entries) >= MAX_ENTRIES:
             raise ImpossibleEntryError(f"a pad holds at most {MAX_ENTRIES} entries")
-        self._set([*self._entries, self._plain(entry)], len(self._entries))
+        self._set([*self._entries, self._plain(entry, len(self._entries))], len(self._entries))
         return dict(self._entries[-1])
 
     def replace(self, index: int, entry: Mapping[str, Any]) -> JSON:
@@ -216,7 +216,7 @@ class Pad(ABC, Generic[C]):
         """
         self._index(index)
         entries = list(self._entries)
-        entries[index] = self._plain(entry)
+        entries[index] = self._plain(entry, index)
         self._set(entries, index)
         return dict(self._entries[index])
 
@@ -250,7 +250,7 @@ class Pad(ABC, Generic[C]):
         """
         if len(entries) > MAX_ENTRIES:
             raise ImpossibleEntryError(f"a pad holds at most {MAX_ENTRIES} entries")
-        self._set([self._plain(e, i) for i, e in enumerate(entries)], 0)
+        self._set([self._plain(e, i) for i, e in enumerate(entries)], None)
 
     def _index(self, index: int) -> None:
         if isinstance(index, bool) or not isinstance(index, int):
@@ -270,11 +270,11 @@ class Pad(ABC, Generic[C]):
             )
         return dict(entry)
 
-    def _set(self, entries: list[JSON], changed: int) -> None:
+    def _set(self, entries: list[JSON], changed: int | None) -> None:
         try:
             written, computed = self._replay(entries)
         except PadError as e:
-            if e.entry is not None and e.entry > changed:
+            if changed is not None and e.entry is not None and e.entry > changed:
                 raise type(e)(
                     f"entry {e.entry} would no longer fit: {e.detail} (delete or correct it first)",
                     e.entry,

@@ -143,7 +143,7 @@ def points_problem(
                 why.append(f"{courts[side]} court(s) and {straights[side]} straight(s)")
             if side == 0 and nil > 0:
                 why.append("a failed nil" if failed else "a made nil (no J, Q, K or ace won)")
-            return f"{x} card points for the {names[side]} do not fit " + " with ".join(why)
+            return f"{x} card points for the {names[side]} do not fit with " + " and ".join(why)
         cands.append(fit)
     want = (_FACES_N, _PIPS_N, _ACES_N)
     third = set(cands[2])
