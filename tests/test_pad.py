@@ -200,7 +200,7 @@ def test_sheets_and_exports() -> None:
 
 
 def test_the_cribbage_board_pegs() -> None:
-    pad = new_pad("quinto", options={"target": 100})
+    pad: Any = new_pad("quinto", options={"target": 100})
     pad.add({"type": "quint", "quint": "5H", "side": 0})
     pad.add({"type": "quint", "quint": "JK", "side": 0})
     lines = board(pad, width=20).splitlines()

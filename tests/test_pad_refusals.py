@@ -216,7 +216,7 @@ def test_the_rubber_over_takes_no_more_entries() -> None:
 
 
 def test_the_dummy_games_rotate_the_lone_player_with_the_handicap() -> None:
-    pad = new_pad("quinto", "dummy", {"target": 40}, lone_seat=1)
+    pad: Any = new_pad("quinto", "dummy", {"target": 40}, lone_seat=1)
     pad.add({**Q, "quint": "5H", "side": 0})  # the opponents (N-S) start at 25: 45
     g = pad.computed.games[0]
     assert g.start == (25, 0) and g.winner == 0
@@ -254,7 +254,7 @@ def test_bad_shapes_are_refused() -> None:
 
 
 def test_bad_documents_are_refused() -> None:
-    with pytest.raises(InvalidPadError, match="a dummy pad needs the lone player's seat 0..3"):
+    with pytest.raises(InvalidPadError, match=r"a dummy pad needs the lone player's seat 0\.\.3"):
         new_pad("quinto", "dummy")
     with pytest.raises(InvalidPadError, match="unknown game 'bridge'"):
         new_pad("bridge")
@@ -330,17 +330,26 @@ def test_cards_must_be_whole_tricks_of_the_pack() -> None:
 def test_a_nil_that_the_cards_contradict_is_refused() -> None:
     refused(
         quintus(),
-        {**H, "nil": "closed", "nil_failed": False, "cards": [["JH", "5S", "6S", "7S", "8S"], None, []]},
+        {
+            **H,
+            "nil": "closed",
+            "nil_failed": False,
+            "cards": [["JH", "5S", "6S", "7S", "8S"], None, []],
+        },
         "nil_failed is false but the quintus's cards hold JH: his nil failed",
-    )  # fmt: skip
+    )
 
 
 def test_a_premium_needs_its_cards() -> None:
     refused(
         quintus(),
-        {**H, "cards": [["JH", "QH", "5S", "6S", "7S"], None, []], "premiums": {"court": [1, 0, 0]}},
+        {
+            **H,
+            "cards": [["JH", "QH", "5S", "6S", "7S"], None, []],
+            "premiums": {"court": [1, 0, 0]},
+        },
         "the quintus (seat 4) melded 1 court(s) but hold J Q K of 0 suit(s)",
-    )  # fmt: skip
+    )
     refused(
         quintus(),
         {**H, "points": [-5, 30, 11], "premiums": {"straight": [0, 0, 5]}},
@@ -368,12 +377,14 @@ def test_the_base_game_has_no_auction() -> None:
         "seat 1",
     )
     refused(
-        quintus(), {"type": "void"}, "a void hand (all five passed) happens only in the bidding variant"
-    )  # fmt: skip
+        quintus(),
+        {"type": "void"},
+        "a void hand (all five passed) happens only in the bidding variant",
+    )
 
 
 def test_the_session_over_takes_no_more_hands() -> None:
-    pad = new_pad("quintus", "bidding", {"hands": 1})
+    pad: Any = new_pad("quintus", "bidding", {"hands": 1})
     pad.add({"type": "void"})  # does not count, the same dealer deals again
     assert pad.offers()["dealer"] == 0
     pad.add({**H, "bid": 30, "bidder": 3, "points": [30, 0, 26]})

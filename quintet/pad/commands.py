@@ -104,7 +104,7 @@ def quinto_command(entry: JSON) -> str:
     if kind == "quint":
         return SIDE_WORDS[entry["side"]] + " " + " ".join(q.lower() for q in entry["quints"])
     if kind == "broken":
-        return "b " + entry["pair"].lower()
+        return "b " + str(entry["pair"]).lower()
     if kind == "cachette":
         return " ".join(["c", SIDE_WORDS[entry["side"]], *(q.lower() for q in entry["quints"])])
     return f"t {entry['tricks'][0]} {entry['tricks'][1]}"
@@ -151,7 +151,7 @@ def quintus_entry(text: str) -> JSON:
             raise InvalidEntryError("cards: three piles split by /: quintus / team 0 / team 1")
         cards = [None if p.strip().lower() == "rest" else p.split() for p in piles]
         rest = rest[:k]
-    points: list[int] = []
+    points: list[int | None] = []
     premiums: dict[str, list[int]] = {}
     for w in rest:
         lw = w.lower()
@@ -170,6 +170,8 @@ def quintus_entry(text: str) -> JSON:
         elif lw.startswith(("court=", "straight=")):
             name, _, value = lw.partition("=")
             premiums[name] = _ints(value, name)
+        elif w == "?":  # a failed bidding nil: the quintus's cards do not count
+            points.append(None)
         else:
             try:
                 points.append(int(w))
@@ -207,7 +209,7 @@ def quintus_command(entry: JSON) -> str:
     if "points" in entry:
         if entry.get("nil_failed") is not None:
             words.append("failed" if entry["nil_failed"] else "made")
-        words.extend(str(x) for x in entry["points"])
+        words.extend("?" if x is None else str(x) for x in entry["points"])
     prem = entry.get("premiums")
     if prem:
         for name in ("court", "straight"):

@@ -12,8 +12,9 @@ from typing import Any
 from quintet.actions import MELD_COURT, MELD_STRAIGHT
 from quintet.cards import cards_str
 from quintet.pad.base import JSON
-from quintet.pad.quinto import LEVELS, QUINTS
+from quintet.pad.quinto import LEVELS
 from quintet.quinto import QuintoState
+from quintet.quinto.rules import QUINTS
 from quintet.quintus import QuintusState
 from quintet.quintus.rules import quintus_card_points, team_card_points
 from quintet.record import Record, replay

@@ -582,7 +582,7 @@ class QuintusPad(Pad[QuintusSheet]):
 
     def score_summary(self) -> JSON:
         """Return the scores in the scorer's shape (``quintet score``)."""
-        hands = []
+        hands: list[JSON] = []
         for h in self._computed.hands:
             if h.void:
                 hands.append(
