@@ -691,5 +691,84 @@ def replay_cmd(file: str, hand: int, no_analysis: bool, max_nodes: int) -> None:
     app.run()
 
 
+@main.command("pad")
+@click.argument("game", required=False)
+@click.option("--variant", default=None, help="partnership or dummy; base or bidding.")
+@click.option("--file", "path", default=None, help="The pad's JSON file: resumed if it exists.")
+@click.option("--option", "options", multiple=True, help="Rules option name=value.")
+@click.option("--hands", type=click.IntRange(min=1), default=None, help="Quintus session length.")
+@click.option("--dealer", type=int, default=0, show_default=True, help="The first dealer's seat.")
+@click.option("--lone", type=int, default=None, help="Dummy game: the lone player's seat.")
+@click.option("--players", default=None, help="The players' names, by seat: Ann,Bob,...")
+@click.option("--from-record", "from_record", default=None, help="Start from a game record.")
+@click.option(
+    "--export",
+    "export_format",
+    type=click.Choice(["json", "csv", "text"]),
+    default=None,
+    help="Print the pad in this format and exit (no terminal pad).",
+)
+def pad_cmd(
+    game: str | None,
+    variant: str | None,
+    path: str | None,
+    options: tuple[str, ...],
+    hands: int | None,
+    dealer: int,
+    lone: int | None,
+    players: str | None,
+    from_record: str | None,
+    export_format: str | None,
+) -> None:
+    """Keep the score of a game played with real cards (Quinto or Quintus).
+
+    GAME is quinto or quintus (not needed to resume --file). Entries are typed hand by
+    hand and checked as they are entered; ? shows the entry language. With --file the
+    pad is saved after every entry and resumed from the file next time.
+    """
+    import os
+
+    from quintet.arena import parse_options
+    from quintet.errors import InvalidOptionError
+    from quintet.pad import PadError, new_pad, read_pad
+    from quintet.pad.fromrecord import pad_entries
+    from quintet.pad.sheets import export
+
+    try:
+        if path is not None and os.path.exists(path):
+            with open(path, "rb") as f:
+                pad = read_pad(f.read())
+        else:
+            record = _read(from_record) if from_record else None
+            if record is not None:
+                game, variant = record.game, record.variant
+                opts = dict(record.options or {})
+                dealer = record.hands[0].dealer if record.hands else dealer
+                lone = record.lone_seat
+            else:
+                opts = parse_options(options)
+                if hands is not None:
+                    opts["hands"] = hands
+            if game is None:
+                raise click.UsageError("give the game (quinto or quintus), or --file to resume")
+            names = [n.strip() for n in players.split(",")] if players else None
+            pad = new_pad(game, variant, opts, first_dealer=dealer, lone_seat=lone, players=names)
+            if record is not None:
+                pad.set_entries(pad_entries(record))
+    except RecordError as e:
+        raise click.ClickException(str(e)) from None
+    except (PadError, InvalidOptionError) as e:
+        raise click.UsageError(str(e)) from None
+    except OSError as e:
+        raise click.ClickException(f"cannot read {path}: {e.strerror}") from None
+    if export_format is not None:
+        click.echo(export(pad, export_format), nl=False)
+        return
+    need_extra("play", "quintet pad")
+    from quintet.tui.pad import run_pad
+
+    run_pad(pad, path)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from quintet.actions import Action
 from quintet.cards import JOKER, Card, CardMask
@@ -28,6 +28,101 @@ class GameResult:
     score: tuple[int, int]
     winner: int | None
     hands: int
+
+
+#: Games a side must win to win the rubber.
+GAMES_TO_WIN: Final = 2
+
+
+def dealer_after(dealer: int, lone_seat: int | None) -> int:
+    """Return the dealer of the hand after ``dealer``'s: clockwise, skipping the dummy seat.
+
+    The deal passes on from one game of a rubber to the next too (rulings.md, Deal).
+
+    >>> dealer_after(3, None), dealer_after(1, 1), dealer_after(0, 1)
+    (0, 2, 1)
+    """
+    d = (dealer + 1) & 3
+    if lone_seat is not None and d == (lone_seat + 2) & 3:
+        d = (d + 1) & 3
+    return d
+
+
+def new_game_score(lone_seat: int | None, handicap: int) -> tuple[int, int]:
+    """Return the score per side (0 = N-S) a game starts from: the dummy's opponents get
+    the handicap, otherwise 0 each.
+
+    >>> new_game_score(None, 25), new_game_score(0, 25), new_game_score(3, 25)
+    ((0, 0), (0, 25), (25, 0))
+    """
+    if lone_seat is None:
+        return (0, 0)
+    return (0, handicap) if lone_seat & 1 == 0 else (handicap, 0)
+
+
+def next_lone_seat(lone_seat: int) -> int:
+    """Return the lone seat of the next dummy game: the seat to this one's left."""
+    return (lone_seat + 1) & 3
+
+
+def games_won(games: Sequence[GameResult]) -> tuple[int, int]:
+    """Return the number of games each side has won."""
+    won = [0, 0]
+    for g in games:
+        if g.winner is not None:
+            won[g.winner] += 1
+    return won[0], won[1]
+
+
+def match_winner(games: Sequence[GameResult], dummy: bool) -> int | None:
+    """Return the side that won the rubber (first to two games), or the dummy game, else None."""
+    if dummy:
+        return games[0].winner if games else None
+    won = games_won(games)
+    for side in (0, 1):
+        if won[side] >= GAMES_TO_WIN:
+            return side
+    return None
+
+
+def rubber_total(games: Sequence[GameResult], winner: int, bonus: int) -> tuple[int, int]:
+    """Return each side's rubber total: its final score in every game, plus the bonus if
+    it won the rubber.
+
+    >>> rubber_total([GameResult((262, 140), 0, 3), GameResult((255, 90), 0, 2)], 0, 100)
+    (617, 230)
+    """
+    total = [0, 0]
+    for g in games:
+        total[0] += g.score[0]
+        total[1] += g.score[1]
+    total[winner] += bonus
+    return total[0], total[1]
+
+
+def summary(
+    game: str, games: Sequence[GameResult], lone_seat: int | None, rubber_bonus: int
+) -> dict[str, Any]:
+    """Return the scorer's object for a match's games (record-format.md, ``quintet score``).
+
+    Sides are listed as the record scores them: in the dummy game the lone player's side
+    first.
+    """
+    dummy = lone_seat is not None
+    flip = dummy and (lone_seat or 0) & 1 == 1
+    out = []
+    for g in games:
+        sc = [g.score[1], g.score[0]] if flip else [g.score[0], g.score[1]]
+        winner = g.winner if g.winner is None or not flip else 1 - g.winner
+        out.append({"score": sc, "winner": winner})
+    w = match_winner(games, dummy)
+    rubber: dict[str, Any] | None
+    if dummy:
+        rubber = None
+    else:
+        rs = None if w is None else rubber_total(games, w, rubber_bonus)
+        rubber = {"winner": w, "score": list(rs) if rs else None}
+    return {"game": game, "complete": w is not None, "games": out, "rubber": rubber}
 
 
 class QuintoMatch:
@@ -87,16 +182,10 @@ class QuintoMatch:
         """Return the dealer of the next hand: clockwise, skipping the dummy seat."""
         if not self.hands:
             return self.first_dealer
-        d = (self.hands[-1].dealer + 1) & 3
-        if self.lone_seat is not None and d == (self.lone_seat + 2) & 3:
-            d = (d + 1) & 3
-        return d
+        return dealer_after(self.hands[-1].dealer, self.lone_seat)
 
     def _new_game_score(self) -> tuple[int, int]:
-        if self.lone_seat is None:
-            return (0, 0)
-        h = self.rules.dummy_handicap
-        return (0, h) if self.lone_seat & 1 == 0 else (h, 0)
+        return new_game_score(self.lone_seat, self.rules.dummy_handicap)
 
     def start_hand(
         self,
@@ -192,22 +281,11 @@ class QuintoMatch:
 
     def games_won(self) -> tuple[int, int]:
         """Return the number of games each side has won."""
-        won = [0, 0]
-        for g in self.games():
-            if g.winner is not None:
-                won[g.winner] += 1
-        return won[0], won[1]
+        return games_won(self.games())
 
     def winner(self) -> int | None:
         """Return the side that won the rubber (or the dummy game), else None."""
-        if self.lone_seat is not None:
-            games = self.games()
-            return games[0].winner if games else None
-        won = self.games_won()
-        for side in (0, 1):
-            if won[side] >= 2:
-                return side
-        return None
+        return match_winner(self.games(), self.lone_seat is not None)
 
     def is_over(self) -> bool:
         """Return whether the rubber (or the dummy game) is decided."""
@@ -218,12 +296,7 @@ class QuintoMatch:
         w = self.winner()
         if w is None or self.lone_seat is not None:
             return None
-        total = [0, 0]
-        for g in self.games():
-            total[0] += g.score[0]
-            total[1] += g.score[1]
-        total[w] += self.rules.rubber_bonus
-        return total[0], total[1]
+        return rubber_total(self.games(), w, self.rules.rubber_bonus)
 
     def score_summary(self) -> dict[str, Any]:
         """Return the scorer's object for the match (record-format.md, ``quintet score``).
@@ -231,26 +304,13 @@ class QuintoMatch:
         Sides are listed as the record scores them: in the dummy game the lone player's
         side first.
         """
-        dummy = self.lone_seat is not None
-        flip = dummy and (self.lone_seat or 0) & 1 == 1
-        games = []
-        for g in self.games():
-            sc = [g.score[1], g.score[0]] if flip else [g.score[0], g.score[1]]
-            winner = g.winner if g.winner is None or not flip else 1 - g.winner
-            games.append({"score": sc, "winner": winner})
-        rubber: dict[str, Any] | None
-        if dummy:
-            rubber = None
-        else:
-            rs = self.rubber_score()
-            rubber = {"winner": self.winner(), "score": list(rs) if rs else None}
-        return {"game": self.game, "complete": self.is_over(), "games": games, "rubber": rubber}
+        return summary(self.game, self.games(), self.lone_seat, self.rules.rubber_bonus)
 
     def next_lone_seat(self) -> int:
         """Return the lone seat of the next dummy game: the seat to this one's left."""
         if self.lone_seat is None:
             raise ValueError("only the dummy variant has a lone seat")
-        return (self.lone_seat + 1) & 3
+        return next_lone_seat(self.lone_seat)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Final
 
@@ -80,6 +80,105 @@ def quints(mask: CardMask) -> list[tuple[str, int]]:
     if mask >> JOKER & 1:
         out.append(("Quint Royal", JOKER_QUINT))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Quint:
+    """One of the 13 quints: ``code`` as a score pad writes it (``5H``, ``AH+4H``,
+    ``2H+3H``, ``JK``), ``name`` as the table shows it, its cards and its value."""
+
+    code: str
+    name: str
+    mask: CardMask
+    value: int
+
+
+def _all_quints() -> tuple[Quint, ...]:
+    out = [Quint("JK", "Quint Royal", JOKER_BIT, quint_points(JOKER_BIT))]
+    for s in (3, 2, 1, 0):
+        c, sym = SUIT_CHARS[s], SUIT_SYMBOLS[s]
+        for code, name, ranks in (
+            (f"5{c}", f"5{sym}", (FIVE,)),
+            (f"A{c}+4{c}", f"A{sym}+4{sym}", (ACE, FOUR)),
+            (f"2{c}+3{c}", f"2{sym}+3{sym}", (TWO, THREE)),
+        ):
+            mask = sum(1 << card(r, s) for r in ranks)
+            out.append(Quint(code, name, mask, quint_points(mask)))
+    return tuple(out)
+
+
+#: Every quint, the joker first, then hearts down to spades (each: five, A+4, 2+3). Each
+#: card belongs to at most one, so a hand holds each quint at most once.
+QUINTS: Final = _all_quints()
+
+
+def trick_value(multiplier: int) -> int:
+    """Return the points per trick won: 5, doubled 10, redoubled 20 (Hoyle 000).
+
+    >>> trick_value(1), trick_value(2), trick_value(4)
+    (5, 10, 20)
+    """
+    return TRICK_VALUE * multiplier
+
+
+def trick_points(tricks_won: Sequence[int], multiplier: int) -> tuple[int, int]:
+    """Return each side's trick points: tricks won (cachette included) x the trick value.
+
+    >>> trick_points((7, 6), 2)
+    (70, 60)
+    """
+    value = TRICK_VALUE * multiplier
+    return tricks_won[0] * value, tricks_won[1] * value
+
+
+def score_quints(score: list[int], side: int, points: int, target: int) -> bool:
+    """Add quint points to ``side``'s game score; return whether that wins the game at once.
+
+    Quints score the moment they fall, and the side they bring to the target wins there
+    and then (rulings.md, End of a game); in an extra hand after a tie both sides are
+    already past it, so any quint wins.
+
+    >>> score = [240, 100]
+    >>> score_quints(score, 0, 5, 250), score_quints(score, 0, 5, 250), score
+    (False, True, [250, 100])
+    """
+    score[side] += points
+    return score[side] >= target
+
+
+def count_tricks(score: list[int], tricks_won: Sequence[int], multiplier: int, target: int) -> int:
+    """Add both sides' trick points to the game score; return the side that wins, else -1.
+
+    After the trick points one side at or past the target wins; both at or past it, the
+    higher total; an exact tie at or past it (or nobody there) wins nothing yet.
+
+    >>> score = [200, 230]
+    >>> count_tricks(score, (6, 7), 2, 250), score
+    (1, [260, 300])
+    """
+    a, b = trick_points(tricks_won, multiplier)
+    score[0] += a
+    score[1] += b
+    return winner_after_tricks(score[0], score[1], target)
+
+
+def winner_after_tricks(a: int, b: int, target: int) -> int:
+    """Return the side whose game score ``a`` (side 0) or ``b`` wins once tricks count, or -1.
+
+    >>> winner_after_tricks(255, 260, 250), winner_after_tricks(255, 255, 250)
+    (1, -1)
+    """
+    if (a >= target or b >= target) and a != b:
+        return 0 if a > b else 1
+    return -1
+
+
+def is_tie(a: int, b: int, target: int) -> bool:
+    """Return whether game scores ``a`` and ``b`` are level at or past the target.
+
+    Then neither side wins and another hand is played with the scores carried.
+    """
+    return a == b and a >= target
 
 
 @dataclass(frozen=True, slots=True)

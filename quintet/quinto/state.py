@@ -52,11 +52,15 @@ from quintet.quinto.rules import (
     HAND_SIZE,
     SEAT_NAMES,
     SIDE_NAMES,
-    TRICK_VALUE,
     TRICKS,
     QuintoRules,
+    count_tricks,
+    is_tie,
     quint_points,
     quints,
+    score_quints,
+    trick_points,
+    trick_value,
 )
 
 DOUBLING: Final = int(Phase.DOUBLING)
@@ -438,7 +442,7 @@ class QuintoState(HandState):
     def tied(self) -> bool:
         """Whether the hand ended with both sides exactly level at or past the target."""
         a, b = self.score
-        return self.phase == OVER and self._winner < 0 and a == b and a >= self.ctx.target
+        return self.phase == OVER and self._winner < 0 and is_tie(a, b, self.ctx.target)
 
     def current_player(self) -> int:
         """Return the seat to act, or TERMINAL."""
@@ -547,12 +551,9 @@ class QuintoState(HandState):
         self.tricks_won[side] += 1
         self.tricks_played += 1
         q = quint_points(m)
-        if q:
-            score = self.score
-            score[side] += q
-            if score[side] >= self.ctx.target:
-                self._game_won(side)
-                return
+        if q and score_quints(self.score, side, q, self.ctx.target):
+            self._game_won(side)
+            return
         self.trick = []
         self._tmask = 0
         self.leader = self.turn = w
@@ -565,18 +566,11 @@ class QuintoState(HandState):
         if self.cachette:  # a position may leave the cachette out (from_position)
             self.tricks_won[side] += 1
         q = quint_points(self.cachette)
-        if q:
-            score[side] += q
-            if score[side] >= self.ctx.target:
-                self._game_won(side)
-                return
-        value = TRICK_VALUE * self.multiplier
-        score[0] += self.tricks_won[0] * value
-        score[1] += self.tricks_won[1] * value
+        if q and score_quints(score, side, q, self.ctx.target):
+            self._game_won(side)
+            return
+        self._winner = count_tricks(score, self.tricks_won, self.multiplier, self.ctx.target)
         self._counted = True
-        a, b = score
-        if (a >= self.ctx.target or b >= self.ctx.target) and a != b:
-            self._winner = 0 if a > b else 1
         self.phase = OVER
 
     def _game_won(self, side: int) -> None:
@@ -864,8 +858,8 @@ class QuintoState(HandState):
                 )
             if st.phase == OVER:
                 if st._counted:
-                    value = TRICK_VALUE * st.multiplier
-                    tp = (st.tricks_won[0] * value, st.tricks_won[1] * value)
+                    value = trick_value(st.multiplier)
+                    tp = trick_points(st.tricks_won, st.multiplier)
                     out.append(
                         Event(
                             "tricks",
@@ -979,7 +973,7 @@ def _table(
     else:
         if winner >= 0:
             lines.append(f"Hand over: {SIDE_NAMES[winner]} win the game")
-        elif score[0] == score[1] and score[0] >= ctx.target:
+        elif is_tie(score[0], score[1], ctx.target):
             lines.append("Hand over: tie at or past the target, another hand follows")
         else:
             lines.append("Hand over")

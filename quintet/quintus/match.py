@@ -20,6 +20,15 @@ from quintet.quintus.rules import SEATS, QuintusRules
 from quintet.quintus.state import QuintusState, random_deal
 
 
+def dealer_after(dealer: int, void: bool) -> int:
+    """Return the next hand's dealer after ``dealer``'s hand: clockwise, the same after a void.
+
+    >>> dealer_after(4, False), dealer_after(2, True)
+    (0, 2)
+    """
+    return dealer if void else (dealer + 1) % SEATS
+
+
 class QuintusMatch:
     """A Quintus session of ``rules.hands`` hands (void bidding hands do not count).
 
@@ -55,7 +64,7 @@ class QuintusMatch:
         if not self.hands:
             return self.first_dealer
         last = self.hands[-1]
-        return last.dealer if last.void else (last.dealer + 1) % SEATS
+        return dealer_after(last.dealer, last.void)
 
     def hands_played(self) -> int:
         """Return the number of finished hands that count toward the session (not void)."""

@@ -69,22 +69,92 @@ def round_even(x: Fraction) -> int:
     return 2 * (half.numerator // half.denominator)
 
 
-def settle(
+def base_quintus(dealer: int) -> int:
+    """Return the base game's quintus: the player to the dealer's right (``dealer + 4``)."""
+    return (dealer + SEATS - 1) % SEATS
+
+
+def teams_of(quintus: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Return the two teams against ``quintus``: ({q+1, q+3}, {q+2, q+4})."""
+    return ((quintus + 1) % 5, (quintus + 3) % 5), ((quintus + 2) % 5, (quintus + 4) % 5)
+
+
+def nil_points(
+    points: tuple[int, int, int], nil: int, failed: bool, over: bool, bidding: bool
+) -> tuple[int, int, int]:
+    """Return the card points (quintus, team 0, team 1) with the nil bonuses applied.
+
+    ``nil`` is 0 none, 1 closed, 2 open. A made nil adds the quintus's bonus once the hand
+    is over; a failed one (as soon as it fails) gives the teams their bonus in the base
+    game, and in the bidding variant leaves the quintus 0 card points.
+
+    >>> nil_points((-3, 20, 10), 1, False, True, False)   # closed nil made, base game
+    (37, 20, 10)
+    >>> nil_points((-3, 20, 10), 2, True, True, True)     # open nil failed, bidding
+    (0, 20, 10)
+    """
+    qp, ta, tb = points
+    if nil <= 0:
+        return points
+    kind = nil - 1
+    if failed:
+        if bidding:
+            qp = 0
+        else:
+            ta += FAILED_NIL_BONUS[kind]
+            tb += FAILED_NIL_BONUS[kind]
+    elif over:
+        qp += NIL_BONUS["bidding" if bidding else "base"][kind]
+    return qp, ta, tb
+
+
+def contract_made(quintus_points: int, bid: int) -> bool:
+    """Return whether the quintus's card points (nil and premiums included) reach the bid."""
+    return quintus_points >= bid
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """How a bidding hand is settled (rulings.md, Settlement), every step kept to show it.
+
+    ``teams``: the raw card points of team 0 ({q+1, q+3}) and team 1; ``clamped``:
+    ``max(x, 0)`` of each; ``shares``: each team's exact share of the bid; ``s``: the
+    smaller share rounded to an even number; ``m``: the team with more card points (team
+    0 on a tie), ``low`` the other; ``scores``: each seat's game points.
+    """
+
+    bid: int
+    made: bool
+    quintus: int
+    team_seats: tuple[tuple[int, int], ...]
+    teams: tuple[int, int]
+    clamped: tuple[int, int]
+    shares: tuple[Fraction, Fraction]
+    s: int
+    m: int
+    low: int
+    scores: tuple[int, ...]
+
+    def payments(self) -> list[tuple[int, int, int]]:
+        """Return ``(payer, payee, amount)`` for each team player, paying or paid by the quintus."""
+        out = []
+        for seat in (*self.team_seats[0], *self.team_seats[1]):
+            x = self.scores[seat]
+            if x < 0:
+                out.append((seat, self.quintus, -x))
+            elif x > 0:
+                out.append((self.quintus, seat, x))
+        return out
+
+
+def settlement(
     bid: int,
     made: bool,
     teams: tuple[int, int],
     team_seats: tuple[tuple[int, int], ...],
     quintus: int,
-) -> list[int]:
-    """Return each seat's game points for a bidding hand (rulings.md, Settlement).
-
-    ``teams`` are the card points of team 0 ({q+1, q+3}) and team 1 ({q+2, q+4}).
-
-    >>> settle(40, True, (8, 13), ((1, 3), (2, 4)), 0)   # rulebook: B pays 8, A pays 12
-    [40, -12, -8, -12, -8]
-    >>> settle(40, False, (8, 13), ((1, 3), (2, 4)), 0)
-    [-40, 8, 12, 8, 12]
-    """
+) -> Settlement:
+    """Return the settlement of a bidding hand, with its steps (see :func:`settle`)."""
     a, b = teams
     ca, cb = max(a, 0), max(b, 0)
     total = ca + cb
@@ -112,6 +182,48 @@ def settle(
         for seat in team_seats[m]:
             out[seat] = (bid - s) // 2
         out[quintus] = -bid
+    return Settlement(
+        bid, made, quintus, tuple(team_seats), (a, b), (ca, cb), shares, s, m, low, tuple(out)
+    )
+
+
+def settle(
+    bid: int,
+    made: bool,
+    teams: tuple[int, int],
+    team_seats: tuple[tuple[int, int], ...],
+    quintus: int,
+) -> list[int]:
+    """Return each seat's game points for a bidding hand (rulings.md, Settlement).
+
+    ``teams`` are the card points of team 0 ({q+1, q+3}) and team 1 ({q+2, q+4}).
+
+    >>> settle(40, True, (8, 13), ((1, 3), (2, 4)), 0)   # rulebook: B pays 8, A pays 12
+    [40, -12, -8, -12, -8]
+    >>> settle(40, False, (8, 13), ((1, 3), (2, 4)), 0)
+    [-40, 8, 12, 8, 12]
+    """
+    return list(settlement(bid, made, teams, team_seats, quintus).scores)
+
+
+def hand_scores(bidding: bool, quintus: int, bid: int, points: tuple[int, int, int]) -> list[int]:
+    """Return what each seat gains in a hand from its card points (quintus, team 0, team 1).
+
+    Base game: the quintus his points, each team player his team's. Bidding: the
+    settlement of the contract ``bid``. No quintus (``-1``, a void hand): zeros.
+    """
+    if quintus < 0:
+        return [0] * SEATS
+    qp, ta, tb = points
+    teams = teams_of(quintus)
+    if bidding:
+        return settle(bid, contract_made(qp, bid), (ta, tb), teams, quintus)
+    out = [0] * SEATS
+    out[quintus] = qp
+    for seat in teams[0]:
+        out[seat] = ta
+    for seat in teams[1]:
+        out[seat] = tb
     return out
 
 

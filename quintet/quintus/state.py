@@ -61,9 +61,7 @@ from quintet.hand import _PAIRS, HandState
 from quintet.quintus.rules import (
     COURT_POINTS,
     FACES,
-    FAILED_NIL_BONUS,
     HAND_SIZE,
-    NIL_BONUS,
     NIL_BREAKERS,
     NT,
     PIPS,
@@ -71,8 +69,12 @@ from quintet.quintus.rules import (
     STRAIGHT_POINTS,
     TRICKS,
     QuintusRules,
+    base_quintus,
     combo_in,
-    settle,
+    contract_made,
+    hand_scores,
+    nil_points,
+    teams_of,
 )
 
 AUCTION: Final = int(Phase.AUCTION)
@@ -107,11 +109,6 @@ _PASSED: Final = tuple(tuple(s for s in range(SEATS) if p >> s & 1) for p in ran
 def seat_name(seat: int) -> str:
     """Return ``seat 2``: how errors name a Quintus seat."""
     return f"seat {seat}"
-
-
-def teams_of(quintus: int) -> tuple[tuple[int, int], tuple[int, int]]:
-    """Return the two teams against ``quintus``: ({q+1, q+3}, {q+2, q+4})."""
-    return ((quintus + 1) % 5, (quintus + 3) % 5), ((quintus + 2) % 5, (quintus + 4) % 5)
 
 
 #: ``teams_of(q)`` by the quintus's seat.
@@ -273,7 +270,7 @@ class QuintusState(HandState):
             s.turn = (dealer + 1) % 5
         else:
             s.phase = TRUMP
-            s.quintus = s.turn = (dealer + 4) % 5
+            s.quintus = s.turn = base_quintus(dealer)
         s._high = 0
         s._bidder = -1
         s._passed = 0
@@ -615,30 +612,23 @@ class QuintusState(HandState):
         m = taken[b1] | taken[b2]
         tb = 5 * (m & FACES).bit_count() - (m & PIPS).bit_count() + prem[b1] + prem[b2]
         if self.nil > 0:
-            bidding = self.ctx.bidding
-            kind = self.nil - 1
-            if self._nil_failed:
-                if bidding:
-                    qp = 0
-                else:
-                    ta += FAILED_NIL_BONUS[kind]
-                    tb += FAILED_NIL_BONUS[kind]
-            elif self.phase == OVER:
-                qp += NIL_BONUS["bidding" if bidding else "base"][kind]
+            return nil_points(
+                (qp, ta, tb), self.nil, self._nil_failed, self.phase == OVER, self.ctx.bidding
+            )
         return qp, ta, tb
 
     def made(self) -> bool | None:
         """Return whether the contract is made (bidding variant, hand over), else None."""
         if not self.ctx.bidding or self.phase != OVER or self._void:
             return None
-        return self.points()[0] >= self._high
+        return contract_made(self.points()[0], self._high)
 
     def scores(self) -> list[int]:
         """Return what each seat gains in this hand (base: card points; bidding: settlement).
 
         Before the hand is over this is the score if it ended now.
         """
-        return _scores(self.ctx.bidding, self.quintus, self._high, self.points())
+        return hand_scores(self.ctx.bidding, self.quintus, self._high, self.points())
 
     def returns(self) -> list[float]:
         """Return each seat's score for the hand (see :meth:`scores`)."""
@@ -1023,28 +1013,11 @@ def _table(
     elif void:
         lines.append("Hand void: all five passed")
     else:
-        sc = _scores(ctx.bidding, quintus, high, points)
-        made = None if not ctx.bidding else points[0] >= high
+        sc = hand_scores(ctx.bidding, quintus, high, points)
+        made = None if not ctx.bidding else contract_made(points[0], high)
         res = "" if made is None else ("  contract made" if made else "  contract failed")
         lines.append(f"Hand over: scores {sc}{res}")
     return "\n".join(lines)
-
-
-def _scores(bidding: bool, quintus: int, high: int, points: tuple[int, int, int]) -> list[int]:
-    """Return each seat's score from the card points (see :meth:`QuintusState.scores`)."""
-    if quintus < 0:
-        return [0] * SEATS
-    qp, ta, tb = points
-    teams = teams_of(quintus)
-    if bidding:
-        return settle(high, qp >= high, (ta, tb), teams, quintus)
-    out = [0] * SEATS
-    out[quintus] = qp
-    for seat in teams[0]:
-        out[seat] = ta
-    for seat in teams[1]:
-        out[seat] = tb
-    return out
 
 
 def random_deal(rng: random.Random) -> list[CardMask]:
