@@ -41,6 +41,7 @@ COVERED: tuple[str, ...] = (
     "quintet.server",
     "quintet.tui",
     "quintet.sheets",
+    "quintet.pad",
 )
 
 #: Every game's name.
