@@ -10,3 +10,5 @@ import { replayPage } from "./replay.js";
 const PAGES = { lobby: lobbyPage, table: tablePage, replay: replayPage };
 const start = PAGES[document.body.dataset.page];
 if (start) start();
+// The lobby's "Learn" buttons (learn.js: a first hand against bots, explained).
+if (document.body.dataset.page === "lobby") import("./learn.js").then((m) => m.mountLessons());

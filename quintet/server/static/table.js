@@ -14,6 +14,7 @@ import { Cards } from "./cards.js";
 import { Game, serverInfo, displayName, whoText, actionText, actionKey, sameAction, hintHolds, isOver, sortHand, SUIT_SYM, SUIT_WORD, SIGNAL_TEXT } from "./game.js";
 import { Felt, HandView, renderContract, decisionsOf } from "./felt.js";
 import { sheetTable, finalResult, summaryNode } from "./sheet.js";
+import { isLesson, loadGuide, lessonText } from "./learn.js";
 
 export function tablePage() {
   fourColourToggle();
@@ -28,6 +29,9 @@ export function tablePage() {
     queue: [], paceTimer: null, shownAt: 0, beeps: [], summaryHold: 0,
   };
   window.quintet = T; // for the curious (and the browser tests)
+  // A lesson (?learn=1): each decision explained as it comes (learn.js).
+  T.lesson = isLesson(tid, params);
+  if (T.lesson) loadGuide().then(() => render()).catch(() => { T.lesson = false; });
   const memo = new Memo();
   const felt = new Felt();
   let myHand = null;
@@ -456,6 +460,7 @@ export function tablePage() {
     renderTurn(G, st);
     renderMyHand(ctx);
     renderActions(G, st, busy);
+    renderLesson(G, st);
     renderTools(st);
     renderScoreboard(G, st);
     if (memo.changed("sheet", JSON.stringify([T.sheet, T.seats]))) $("#sheet").replaceChildren(sheetTable(G, T.sheet, T.seats));
@@ -469,6 +474,14 @@ export function tablePage() {
       const f = $(`[data-key="${CSS.escape(focusKey)}"]`);
       if (f && !f.disabled && document.activeElement !== f) f.focus();
     }
+  }
+
+  function renderLesson(G, st) {
+    const box = $("#lesson");
+    const target = T.config && T.config.options ? T.config.options.target : null;
+    const text = T.lesson ? lessonText(st, { G, seats: T.seats, flash: T.flash, target }) : "";
+    setText(box, text);
+    setHidden(box, !text);
   }
 
   function renderTurn(G, st) {
