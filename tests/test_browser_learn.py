@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from test_browser_layout import (  # the fixtures: a server, Chromium, pages that fail on JS errors
     PHONE,
@@ -21,6 +22,9 @@ from test_browser_layout import (  # the fixtures: a server, Chromium, pages tha
     server,
     shot,
 )
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 __all__ = ["browser", "pages", "server"]  # pytest fixtures, used by name
 
@@ -40,7 +44,7 @@ WATCH = """() => {
 }"""
 
 
-def start_lesson(pages: Pages, title: str) -> object:
+def start_lesson(pages: Pages, title: str) -> Page:
     page = pages.open(PHONE, touch=True)
     page.locator(f"#lessons button[data-lesson]:has-text('Learn {title}')").tap()
     page.wait_for_url("**/table/**learn=1**")
@@ -53,7 +57,7 @@ def test_a_quinto_lesson_explains_the_doubling_the_play_and_the_quints(pages: Pa
     page = start_lesson(pages, "Quinto")
     g = GUIDE["quinto"]
 
-    def on_turn(p: object, phase: str) -> None:
+    def on_turn(p: Page, phase: str) -> None:
         page.wait_for_selector("#lesson:not([hidden])")
         # A trick that just scored is explained first, then the decision now.
         text = page.locator("#lesson").inner_text().split("\n")[-1]
@@ -74,7 +78,7 @@ def test_a_quinto_lesson_explains_the_doubling_the_play_and_the_quints(pages: Pa
                     shot(page, "learn-quinto-follow.png")
         no_horizontal_scroll(page)
 
-    play_hand(page, tap=True, on_turn=on_turn)  # type: ignore[arg-type]
+    play_hand(page, tap=True, on_turn=on_turn)
     shown: list[str] = page.evaluate("window.__lessons")
     log = page.evaluate("window.quintet.log")
     quint_tricks = [e for e in log if e["kind"] == "trick" and e.get("points")]
@@ -90,7 +94,7 @@ def test_a_quintus_lesson_explains_the_play(pages: Pages) -> None:
     g = GUIDE["quintus"]
     seen: set[str] = set()
 
-    def on_turn(p: object, phase: str) -> None:
+    def on_turn(p: Page, phase: str) -> None:
         page.wait_for_selector("#lesson:not([hidden])")
         text = page.locator("#lesson").inner_text().split("\n")[-1]
         if phase in g["phases"] and phase != "play":
@@ -100,7 +104,7 @@ def test_a_quintus_lesson_explains_the_play(pages: Pages) -> None:
             seen.add(text.split(":")[0].split(",")[0])
         no_horizontal_scroll(page)
 
-    play_hand(page, tap=True, on_turn=on_turn)  # type: ignore[arg-type]
+    play_hand(page, tap=True, on_turn=on_turn)
     assert seen, "no card decision was explained"
     shot(page, "learn-quintus-end.png")
 
