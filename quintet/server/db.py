@@ -293,6 +293,7 @@ class TableRow:
     chat: list[ChatLine] = field(default_factory=list)
     #: Changes of play lost to take-backs (actions taken back, and each take-back).
     lost_seq: int = 0
+    takebacks: int = 0
 
 
 def insert_table(conn: Connection, row: TableRow) -> None:
@@ -505,6 +506,7 @@ def _extras(conn: Connection, rows: list[TableRow]) -> list[TableRow]:
     )
     for k in conn.execute(q4):
         by_id[k.table_id].lost_seq += k.removed + 1
+        by_id[k.table_id].takebacks += 1
     return rows
 
 

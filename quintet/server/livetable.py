@@ -69,7 +69,8 @@ class LiveTable:
         #: ``series``, ``rematch`` (see :mod:`quintet.server.social`).
         self.social: JSON = dict(row.social or {})
         self.chat: list[ChatLine] = list(row.chat)
-        self.takebacks = 0  # take-backs stored (they number the rows)
+        self.takebacks = row.takebacks  # take-backs stored (they number the rows)
+        self.log_epoch = 0  # counts the take-backs made here: the log is sent again whole
         self.table = self._new_table()
         self.seq = 0
         self._replay(row)
@@ -438,8 +439,9 @@ class LiveTable:
                 parts.append(',"hand":' + self._encoded("spectator", self._spectator_json))
                 parts.append(',"legal":[]')
             events, last = self.public_log()
-            if conn.sent_hand != number:
+            if conn.sent_hand != number or conn.sent_epoch != self.log_epoch:
                 conn.sent_hand = number
+                conn.sent_epoch = self.log_epoch
                 conn.sent_events = 0
             if conn.sent_events < len(events) or conn.sent_events == 0:
                 parts.append(

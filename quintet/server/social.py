@@ -336,6 +336,7 @@ async def take_back(t: LiveTable, seat: int) -> int:
     if got != removed:  # pragma: no cover - the same rule on both sides
         log.error("table %s: undo took back %d actions, not %d", t.id, got, removed)
     t.takebacks += 1
+    t.log_epoch += 1
     t.seq += 1
     t.changed_at = time.monotonic()
     t.touch()
@@ -612,31 +613,35 @@ class Social:
                     else f"no play of the cards gives {names} every trick"
                 )
                 raise ProtocolError("no_claim", why)
+            def reply(outcome: str, text: str) -> None:
+                conn.send({"type": "claim_result", "ref": msg.id, "outcome": outcome, "text": text})
+
             if found["guaranteed"]:
-                await _say(
-                    t,
-                    seat,
+                text = (
                     f"{label} claims the rest of the hand for {names}: every trick against "
-                    "every defence, accepted",
+                    "every defence, accepted"
                 )
+                reply("accepted", text)
+                await _say(t, seat, text)
                 await play_line(t, found["line"])
                 t.wake.set()
                 return
             opponents = [s for s in range(t.num_seats) if s not in side]
             people = self._others(t, seat, opponents)
             if not people:
-                await _say(
-                    t,
-                    seat,
+                text = (
                     f"{label} claims the rest of the hand for {names}; the cards do not "
-                    "guarantee it and the bots refuse",
+                    "guarantee it and the bots refuse"
                 )
+                reply("refused", text)
+                await _say(t, seat, text)
                 t.broadcast()
                 return
             q = self._ask(
                 t, "claim", seat, people, f"{label} claims every remaining trick for {names}"
             )
             q.line = found["line"]
+            reply("offered", f"{q.text}: the cards do not guarantee it, so the others are asked")
             t.broadcast()
 
     async def on_answer(self, conn: Conn, t: LiveTable, msg: Answer) -> None:
