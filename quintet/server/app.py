@@ -40,6 +40,7 @@ from quintet.server.messages import CreateTable, describe
 from quintet.server.protocol import MAX_MESSAGE, PROTOCOL_VERSION, error
 from quintet.server.security import CSP, Guard, count_down, origin_allowed, person_of_scope
 from quintet.server.settings import Settings
+from quintet.server.social import RULEBOOK_SIGNALS
 from quintet.server.workers import PoolBusy
 
 log = logging.getLogger("quintet.server")
@@ -204,6 +205,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "chat_length": settings.chat_length,
             "turn_seconds": [settings.turn_seconds_min, settings.turn_seconds_max],
             "question_seconds": settings.question_seconds,
+            # Each game with signals: what they mean unless the players agree otherwise.
+            "signals": {g.name: RULEBOOK_SIGNALS for g in games() if "signal" in g.action_kinds},
         }
 
     @app.get("/api/tables")

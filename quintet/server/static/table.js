@@ -10,6 +10,7 @@ import { Cards } from "./cards.js";
 import { Game, serverInfo, displayName, whoText, actionText, actionKey, sameAction, hintHolds, isOver, SUIT_SYM, SUIT_WORD, SIGNAL_TEXT } from "./game.js";
 import { Felt, HandView, renderContract, decisionsOf } from "./felt.js";
 import { sheetTable, finalResult, summaryNode } from "./sheet.js";
+import { Social } from "./social.js"; // social: chat, invites, take-backs, claims, rematch
 
 export function tablePage() {
   fourColourToggle();
@@ -23,6 +24,8 @@ export function tablePage() {
     summaryClosed: null, joinSeat: null, invites: null,
   };
   window.quintet = T; // for the curious (and the browser tests)
+  // social: the social section (social.js) gets what table.js does not handle, and each state.
+  let social = null;
   const memo = new Memo();
   const felt = new Felt();
   let myHand = null;
@@ -79,6 +82,7 @@ export function tablePage() {
     if (T.ws && T.ws.readyState === 1) { T.ws.send(JSON.stringify({ id: T.nextId++, ...msg })); return true; }
     return false;
   }
+  social = new Social({ send, tid, T }); // social
   // A dead connection (a laptop asleep, a network change) is noticed by the pings.
   setInterval(() => {
     if (!T.ws || T.ws.readyState !== 1) return;
@@ -140,8 +144,10 @@ export function tablePage() {
         break;
       case "state":
         onState(m);
+        if (social) social.onState(m); // social
         break;
       default:
+        if (social) social.onMessage(m); // social
         break;
     }
   }
