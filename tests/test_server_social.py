@@ -91,7 +91,9 @@ class P:
         return self.until(lambda m: m["type"] == "state" and pred(m))
 
     def hello(self, table: str, token: str | None = None, **more: Any) -> JSON:
-        self.send({"type": "hello", "v": 1, "table": table, **({"token": token} if token else {}), **more})
+        self.send(
+            {"type": "hello", "v": 1, "table": table, **({"token": token} if token else {}), **more}
+        )
         assert self.kind("welcome")
         return self.kind("state")
 
@@ -115,6 +117,27 @@ class P:
         st = self.state
         a = next(a for a in st["legal"] if a["type"] != "signal")
         self.send({"type": "act", "action": a, "expect": st["seq"]})
+
+
+def moved_on(seq: int, or_ready: bool = False, or_error: bool = False) -> Callable[[JSON], bool]:
+    """Return a test of a message: a state past ``seq`` (or with someone ready, or an error)."""
+
+    def test(x: JSON) -> bool:
+        if x["type"] == "error":
+            return or_error
+        return x["type"] == "state" and (x["seq"] != seq or (or_ready and bool(x["ready"])))
+
+    return test
+
+
+def at_seq_my_turn(p: P, seq: int) -> Callable[[JSON], bool]:
+    """Return a test of a state: at ``seq`` and ``p`` to decide."""
+    return lambda x: x["seq"] == seq and p.my_turn(x)
+
+
+def has_ref(ref: str) -> Callable[[JSON], bool]:
+    """Return a test of a message: the answer to the message ``ref``."""
+    return lambda x: x.get("ref") == ref
 
 
 def create(client: TestClient, cookie: str | None = None, **body: Any) -> JSON:
@@ -143,14 +166,16 @@ def play_to(p: P, done: Callable[[JSON], bool], next_hand: bool = True) -> JSON:
         if done(m):
             return m
         if m["status"] == "hand_over":
+            seq = m["seq"]
             if not next_hand or p.state["you"]["seat"] in m["ready"]:
-                p.until(lambda x: x["type"] == "state" and x["seq"] != m["seq"])
+                p.until(moved_on(seq))
                 continue
             p.send({"type": "next"})
-            p.until(lambda x: x["type"] == "state" and (x["seq"] != m["seq"] or x["ready"]))
+            p.until(moved_on(seq, or_ready=True))
             continue
         p.play_first()
-        p.until(lambda x: x["type"] == "state" and x["seq"] != m["seq"] or x["type"] == "error")
+        seq = m["seq"]
+        p.until(moved_on(seq, or_error=True))
 
 
 # ------------------------------------------------------------------------- chat
@@ -163,7 +188,9 @@ def test_chat_reaches_players_and_spectators_as_plain_text_and_is_kept_in_the_re
     evil = '<img src=x onerror="alert(1)"> & <b>bold</b>'
     with make_client(path) as client, ExitStack() as stack:
         ann, bea, eve = (P(client, stack) for _ in range(3))
-        t = create(client, game="quintus", seats=["open", "open"] + ["heuristic"] * 3, options={"hands": 1})
+        t = create(
+            client, game="quintus", seats=["open", "open"] + ["heuristic"] * 3, options={"hands": 1}
+        )
         tid = t["id"]
         for p in (ann, bea, eve):
             p.hello(tid)
@@ -220,8 +247,14 @@ def test_a_take_back_against_bots_only_is_granted_at_once_as_the_terminals_undo(
 
     with ExitStack() as stack:
         ann = P(client, stack)
-        t = create(client, cookie=ann.cookie, game="quinto", seats=["open"] + ["heuristic"] * 3,
-                   join={"seat": 0, "name": "Ann"}, seed=11)
+        t = create(
+            client,
+            cookie=ann.cookie,
+            game="quinto",
+            seats=["open"] + ["heuristic"] * 3,
+            join={"seat": 0, "name": "Ann"},
+            seed=11,
+        )
         ann.hello(t["id"], t["token"])
         ann.refused({"type": "takeback"}, "nothing_to_take_back") if not any(
             e["kind"] == "action" and e["seat"] == 0 for e in ann.log
@@ -229,7 +262,7 @@ def test_a_take_back_against_bots_only_is_granted_at_once_as_the_terminals_undo(
         for _ in range(3):  # three decisions of Ann's
             m = ann.when(ann.my_turn)
             ann.play_first()
-            ann.until(lambda x, m=m: x["type"] == "state" and x["seq"] != m["seq"])
+            ann.until(moved_on(m["seq"]))
         m = ann.when(ann.my_turn)
         lt = live(client, t["id"])
         before = list(lt.table.state.history())
@@ -238,7 +271,9 @@ def test_a_take_back_against_bots_only_is_granted_at_once_as_the_terminals_undo(
         n = copy.undo(0)
         assert n > 0
         ann.send({"type": "takeback"})
-        back = ann.when(lambda x: x["seq"] > m["seq"] and any("takes back" in s for s in notices(ann)))
+        back = ann.when(
+            lambda x: x["seq"] > m["seq"] and any("takes back" in s for s in notices(ann))
+        )
         assert any(f"North takes back {n} action" in s for s in notices(ann))
         assert len(lt.table.state.history()) in (len(before) - n, len(before) - n + 1)
         assert list(lt.table.state.history())[: len(before) - n] == before[: len(before) - n]
@@ -260,14 +295,16 @@ def ann_to_act(ann: P, bea: P, stop: Callable[[JSON], bool] = lambda m: False) -
     """Let Bea (North) play her turns until Ann (East) is to act, or ``stop``."""
     while True:
         m = ann.when(
-            lambda x: x["status"] != "waiting"
-            and (ann.my_turn(x) or x["status"] != "playing" or x["hand"]["turn"] == 0)
+            lambda x: (
+                x["status"] != "waiting"
+                and (ann.my_turn(x) or x["status"] != "playing" or x["hand"]["turn"] == 0)
+            )
         )
         if ann.my_turn(m) or m["status"] != "playing" or stop(m):
             return m
-        bea.when(lambda x, m=m: x["seq"] == m["seq"] and bea.my_turn(x))
+        bea.when(at_seq_my_turn(bea, m["seq"]))
         bea.play_first()
-        ann.until(lambda x, m=m: x["type"] == "state" and x["seq"] != m["seq"])
+        ann.until(moved_on(m["seq"]))
 
 
 def test_a_take_back_is_put_to_the_other_person_who_refuses_or_accepts(client: TestClient) -> None:
@@ -301,7 +338,9 @@ def test_a_take_back_is_put_to_the_other_person_who_refuses_or_accepts(client: T
         cut = max(i for i, (s, _) in enumerate(hist) if s == 1)
         assert list(lt.table.state.history()) == hist[:cut]  # Ann (East) decides again
         n = len(hist) - cut
-        assert any(f"East takes back {n} actions (everyone asked accepts)" in s for s in notices(bea))
+        assert any(
+            f"East takes back {n} actions (everyone asked accepts)" in s for s in notices(bea)
+        )
         # At most takebacks_per_hand (3) requests a hand.
         ann.when(ann.my_turn)
         ann.play_first()
@@ -318,13 +357,19 @@ def test_a_take_back_survives_a_restart_with_seq_going_on(tmp_path: Path) -> Non
     path = tmp_path / "r.db"
     with make_client(path) as client, ExitStack() as stack:
         ann = P(client, stack)
-        t = create(client, cookie=ann.cookie, game="quinto", seats=["open"] + ["heuristic"] * 3,
-                   join={"seat": 0, "name": "Ann"}, seed=5)
+        t = create(
+            client,
+            cookie=ann.cookie,
+            game="quinto",
+            seats=["open"] + ["heuristic"] * 3,
+            join={"seat": 0, "name": "Ann"},
+            seed=5,
+        )
         ann.hello(t["id"], t["token"])
         for _ in range(2):
             m = ann.when(ann.my_turn)
             ann.play_first()
-            ann.until(lambda x, m=m: x["type"] == "state" and x["seq"] != m["seq"])
+            ann.until(moved_on(m["seq"]))
         ann.when(ann.my_turn)
         ann.send({"type": "takeback"})
         ann.when(lambda x: any("takes back" in s for s in notices(ann)) and ann.my_turn(x))
@@ -362,11 +407,20 @@ def test_a_guaranteed_claim_is_played_out_at_once_and_the_record_scores(client: 
     assert seen["impossible"] and seen["offered"]
 
 
-def _guaranteed_claim(client: TestClient, stack: ExitStack, seed: int, seen: dict[str, bool]) -> bool:
+def _guaranteed_claim(
+    client: TestClient, stack: ExitStack, seed: int, seen: dict[str, bool]
+) -> bool:
     if True:
         ann = P(client, stack)
-        t = create(client, cookie=ann.cookie, game="quinto", seats=["open"] + ["heuristic"] * 3,
-                   join={"seat": 0, "name": "Ann"}, seed=seed, options={"target": 1000})
+        t = create(
+            client,
+            cookie=ann.cookie,
+            game="quinto",
+            seats=["open"] + ["heuristic"] * 3,
+            join={"seat": 0, "name": "Ann"},
+            seed=seed,
+            options={"target": 1000},
+        )
         tid = t["id"]
         ann.hello(tid, t["token"])
         while True:
@@ -380,15 +434,17 @@ def _guaranteed_claim(client: TestClient, stack: ExitStack, seed: int, seen: dic
                     seen[want] = True
                     seq = m["seq"]
                     ann.send({"type": "claim", "id": want})
-                    r = ann.until(lambda x: x.get("ref") == want)
+                    r = ann.until(has_ref(want))
                     if want == "impossible":
                         assert r["type"] == "error" and r["code"] == "no_claim"
-                        assert "no play of the cards gives North and South every trick" in r["message"]
+                        assert (
+                            "no play of the cards gives North and South every trick" in r["message"]
+                        )
                     else:  # the opponents are bots: they refuse a claim the cards do not make
                         assert r["type"] == "claim_result" and r["outcome"] == "refused"
                     assert live(client, tid).seq == seq
             ann.play_first()
-            ann.until(lambda x, m=m: x["type"] == "state" and x["seq"] != m["seq"])
+            ann.until(moved_on(m["seq"]))
         done = live(client, tid).table.state.tricks_played
         ann.send({"type": "claim", "id": "c"})
         r = ann.until(lambda x: x.get("ref") == "c")
@@ -422,7 +478,7 @@ def _offered_claim(client: TestClient, stack: ExitStack, seed: int) -> bool:
             if _claim_state(client, tid, [1, 3], "offered"):
                 break
             ann.play_first()
-            ann.until(lambda x, m=m: x["type"] == "state" and x["seq"] != m["seq"])
+            ann.until(moved_on(m["seq"]))
         ann.send({"type": "claim", "id": "c"})
         r = ann.until(lambda x: x.get("ref") == "c")
         assert r["type"] == "claim_result" and r["outcome"] == "offered"
@@ -449,8 +505,15 @@ def test_a_turn_clock_lets_the_bot_play_when_it_runs_out(tmp_path: Path) -> None
         r = client.post("/api/tables", json={"game": "quinto", "turn_seconds": 601})
         assert r.status_code == 422
         ann = P(client, stack)
-        t = create(client, cookie=ann.cookie, game="quinto", seats=["open"] + ["heuristic"] * 3,
-                   join={"seat": 0, "name": "Ann"}, turn_seconds=1, seed=2)
+        t = create(
+            client,
+            cookie=ann.cookie,
+            game="quinto",
+            seats=["open"] + ["heuristic"] * 3,
+            join={"seat": 0, "name": "Ann"},
+            turn_seconds=1,
+            seed=2,
+        )
         st = ann.hello(t["id"], t["token"])
         assert st["social"] is not None
         m = ann.when(ann.my_turn)
@@ -458,7 +521,9 @@ def test_a_turn_clock_lets_the_bot_play_when_it_runs_out(tmp_path: Path) -> None
         t0 = time.monotonic()
         ann.when(lambda x: any("ran out" in s for s in notices(ann)))
         assert time.monotonic() - t0 >= 0.8
-        assert any("North's 1 s ran out: the heuristic bot played for North" in s for s in notices(ann))
+        assert any(
+            "North's 1 s ran out: the heuristic bot played for North" in s for s in notices(ann)
+        )
         assert any(e["kind"] == "action" and e["seat"] == 0 for e in ann.log)
 
 
@@ -470,8 +535,15 @@ def test_the_draw_seats_the_partners_and_the_first_dealer(client: TestClient) ->
         ann = P(client, stack)
         r = client.post("/api/tables", json={"game": "quintus", "draw": True})
         assert r.status_code == 422 and r.json()["error"]["field"] == "draw"
-        t = create(client, cookie=ann.cookie, game="quinto", seats=["random", "open", "heuristic", "random"],
-                   join={"seat": 1, "name": "Ann"}, draw=True, seed=77)
+        t = create(
+            client,
+            cookie=ann.cookie,
+            game="quinto",
+            seats=["random", "open", "heuristic", "random"],
+            join={"seat": 1, "name": "Ann"},
+            draw=True,
+            seed=77,
+        )
         st = ann.hello(t["id"], t["token"])
         lt = live(client, t["id"])
         drawn = draw_cards(77, [0, 1, 2, 3], find_game("quinto"))
@@ -501,9 +573,16 @@ def test_the_dummy_draw_puts_the_lowest_card_alone() -> None:
 def test_a_rematch_seats_the_same_people_and_passes_the_deal(client: TestClient) -> None:
     with ExitStack() as stack:
         ann = P(client, stack)
-        t = create(client, cookie=ann.cookie, game="quintus", seats=["heuristic"] * 3 + ["open", "heuristic"],
-                   join={"seat": 3, "name": "Ann"}, options={"hands": 1}, seed=9,
-                   signals={"up": "I hold the ace"})
+        t = create(
+            client,
+            cookie=ann.cookie,
+            game="quintus",
+            seats=["heuristic"] * 3 + ["open", "heuristic"],
+            join={"seat": 3, "name": "Ann"},
+            options={"hands": 1},
+            seed=9,
+            signals={"up": "I hold the ace"},
+        )
         st = ann.hello(t["id"], t["token"])
         assert st["you"]["seat"] == 3
         ann.refused({"type": "rematch"}, "not_over")
@@ -517,7 +596,10 @@ def test_a_rematch_seats_the_same_people_and_passes_the_deal(client: TestClient)
         assert new.seats[3].name == "Ann" and [s.kind for s in new.seats].count("bot") == 4
         assert new.social["signals"] == {"up": "I hold the ace"}
         assert new.social["series"]["number"] == 2
-        assert ann.when(lambda x: x["social"]["rematch"] is not None)["social"]["rematch"]["id"] == r["table"]
+        assert (
+            ann.when(lambda x: x["social"]["rematch"] is not None)["social"]["rematch"]["id"]
+            == r["table"]
+        )
         there = P(client, stack, cookie=ann.cookie)
         st2 = there.hello(r["table"], r["token"])
         assert st2["you"]["seat"] == 3 and st2["status"] == "playing"
@@ -530,12 +612,19 @@ def test_a_rematch_seats_the_same_people_and_passes_the_deal(client: TestClient)
 def test_a_dummy_series_moves_the_lone_player_to_the_left(client: TestClient) -> None:
     with ExitStack() as stack:
         ann = P(client, stack)
-        t = create(client, cookie=ann.cookie, game="quinto", variant="dummy", lone_seat=0,
-                   seats=["open", "heuristic", "heuristic", "heuristic"],
-                   join={"seat": 0, "name": "Ann"}, options={"target": 40, "dummy_handicap": 0})
+        t = create(
+            client,
+            cookie=ann.cookie,
+            game="quinto",
+            variant="dummy",
+            lone_seat=0,
+            seats=["open", "heuristic", "heuristic", "heuristic"],
+            join={"seat": 0, "name": "Ann"},
+            options={"target": 40, "dummy_handicap": 0},
+        )
         tid, token = t["id"], t["token"]
         lones, ann_seats, results = [], [], []
-        for game in range(3):
+        for _game in range(3):
             p = P(client, stack, cookie=ann.cookie)
             st = p.hello(tid, token)
             lt = live(client, tid)
@@ -562,14 +651,22 @@ def test_a_dummy_series_moves_the_lone_player_to_the_left(client: TestClient) ->
 def test_the_lobby_trap_seat_4_of_quintus_with_bots_starts_at_once(client: TestClient) -> None:
     with ExitStack() as stack:
         ann = P(client, stack)
-        t = create(client, cookie=ann.cookie, game="quintus",
-                   seats=[{"kind": "bot", "level": "heuristic"}] * 4 + [{"kind": "open"}],
-                   join={"seat": 4, "name": "Ann"})
+        t = create(
+            client,
+            cookie=ann.cookie,
+            game="quintus",
+            seats=[{"kind": "bot", "level": "heuristic"}] * 4 + [{"kind": "open"}],
+            join={"seat": 4, "name": "Ann"},
+        )
         st = ann.hello(t["id"], t["token"])
         assert st["status"] == "playing" and st["you"]["seat"] == 4
         lobby = client.get("/api/tables").json()["tables"]
         line = next(x for x in lobby if x["id"] == t["id"])
-        assert line["open_seats"] == [] and line["first"]["quintus"] == 4 and line["first"]["dealer"] == 0
+        assert (
+            line["open_seats"] == []
+            and line["first"]["quintus"] == 4
+            and line["first"]["dealer"] == 0
+        )
 
 
 def test_the_lobby_says_who_is_quintus_first_and_drops_idle_and_abandoned_tables(
@@ -608,19 +705,33 @@ def test_the_rules_page_is_docs_rules_md_under_the_sites_header(client: TestClie
 
 def test_the_invite_qr_code_is_an_svg_for_the_tables_players_only(client: TestClient) -> None:
     ann = new_cookie()
-    t = create(client, cookie=ann, game="quinto", public=False, seats=["open", "open", "random", "random"],
-               join={"seat": 0, "name": "Ann"})
-    r = client.get(f"/api/tables/{t['id']}/qr.svg?seat=1", headers={"cookie": f"quintet_person={ann}"})
+    t = create(
+        client,
+        cookie=ann,
+        game="quinto",
+        public=False,
+        seats=["open", "open", "random", "random"],
+        join={"seat": 0, "name": "Ann"},
+    )
+    r = client.get(
+        f"/api/tables/{t['id']}/qr.svg?seat=1", headers={"cookie": f"quintet_person={ann}"}
+    )
     assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
     assert r.content.startswith(b"<svg") and b"<script" not in r.content
     other = new_cookie()
-    r = client.get(f"/api/tables/{t['id']}/qr.svg?seat=1", headers={"cookie": f"quintet_person={other}"})
+    r = client.get(
+        f"/api/tables/{t['id']}/qr.svg?seat=1", headers={"cookie": f"quintet_person={other}"}
+    )
     assert r.status_code == 404  # a private table does not exist for others
     inv = t["seats"][1]["invite"]
-    r = client.get(f"/api/tables/{t['id']}/qr.svg?seat=1&invite={inv}",
-                   headers={"cookie": f"quintet_person={other}"})
+    r = client.get(
+        f"/api/tables/{t['id']}/qr.svg?seat=1&invite={inv}",
+        headers={"cookie": f"quintet_person={other}"},
+    )
     assert r.status_code == 403
-    r = client.get(f"/api/tables/{t['id']}/qr.svg?seat=9", headers={"cookie": f"quintet_person={ann}"})
+    r = client.get(
+        f"/api/tables/{t['id']}/qr.svg?seat=9", headers={"cookie": f"quintet_person={ann}"}
+    )
     assert r.status_code == 404
     info = client.get("/api/info").json()
     assert info["chat_length"] == 300 and info["turn_seconds"] == [10, 600]

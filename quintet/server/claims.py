@@ -49,7 +49,7 @@ def _moves(state: GameState) -> list[tuple[int, Action]]:
 def _trick_winner(state: GameState) -> int:
     """Return the winner of the trick just finished."""
     if not state.is_terminal():
-        return int(getattr(state, "leader"))
+        return int(state.leader)  # type: ignore[attr-defined]
     tricks = [e for e in state.events() if e.kind == "trick"]
     return int(tricks[-1].seat) if tricks and tricks[-1].seat is not None else -1
 

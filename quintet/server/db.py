@@ -495,9 +495,7 @@ def _extras(conn: Connection, rows: list[TableRow]) -> list[TableRow]:
     )
     for n in conn.execute(q2):
         by_id[n.table_id].notices.append(Notice(n.hand, n.actions, n.seat, n.kind, n.text))
-    q3 = (
-        sa.select(chat_t).where(chat_t.c.table_id.in_(ids)).order_by(chat_t.c.table_id, chat_t.c.n)
-    )
+    q3 = sa.select(chat_t).where(chat_t.c.table_id.in_(ids)).order_by(chat_t.c.table_id, chat_t.c.n)
     for c in conn.execute(q3):
         at = _utc(c.at).isoformat()
         by_id[c.table_id].chat.append(ChatLine(c.n, c.hand, c.seat, c.name, c.text, at))

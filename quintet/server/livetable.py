@@ -301,6 +301,7 @@ class LiveTable:
         game without one, or where an auction decides it.
         """
         if self._first_facts is None:
+            st: Any
             if self.table.match.hands:
                 st = self.table.match.hands[0]
             else:

@@ -348,9 +348,9 @@ class CreateTable(_Body):
     #: Draw for partners and the first deal when the table starts (a game of partners).
     draw: StrictBool = False
     #: The signals' meanings agreed before play (a game with signals): name -> meaning.
-    signals: Annotated[dict[Annotated[Text, Field(max_length=16)], Meaning], Field(max_length=8)] = (
-        Field(default_factory=dict)
-    )
+    signals: Annotated[
+        dict[Annotated[Text, Field(max_length=16)], Meaning], Field(max_length=8)
+    ] = Field(default_factory=dict)
 
 
 __all__ = [
@@ -358,8 +358,6 @@ __all__ = [
     "Answer",
     "Chat",
     "Claim",
-    "Rematch",
-    "TakeBack",
     "ClientMessage",
     "CreateTable",
     "FieldError",
@@ -370,8 +368,10 @@ __all__ = [
     "Leave",
     "Next",
     "Ping",
+    "Rematch",
     "Replace",
     "SeatSpec",
+    "TakeBack",
     "describe",
     "field_of",
     "parse_message",

@@ -235,9 +235,13 @@ async def draw_if_asked(t: LiveTable) -> bool:
     new_rows = list(t.seats)
     for src, dst in place.items():
         r = old[src]
-        new_rows[dst] = SeatRow(dst, r.kind, r.level, r.name, r.token_hash, old[dst].invite, r.person)
-    result = [{"seat": place[s], "card": card_str(c), "was": s} for s, c in drawn.items()]
-    result.sort(key=lambda x: x["seat"])
+        new_rows[dst] = SeatRow(
+            dst, r.kind, r.level, r.name, r.token_hash, old[dst].invite, r.person
+        )
+    result: list[JSON] = [
+        {"seat": place[s], "card": card_str(c), "was": s} for s, c in sorted(drawn.items())
+    ]
+    result.sort(key=lambda x: int(x["seat"]))
     t.social["drawn"] = result
     social = dict(t.social)
     holders = {p: place.get(s, s) for p, s in t.holders.items()}
@@ -488,7 +492,11 @@ class Social:
         """
         hand = len(t.table.match.hands) - 1
         key = (hand, t.controller(seat), kind)
-        limit = self.settings.takebacks_per_hand if kind == "takeback" else self.settings.claims_per_hand
+        limit = (
+            self.settings.takebacks_per_hand
+            if kind == "takeback"
+            else self.settings.claims_per_hand
+        )
         if t.requests.get(key, 0) >= limit:
             raise ProtocolError("too_many_requests", f"at most {limit} {kind}s a hand per seat")
         t.requests = {k: v for k, v in t.requests.items() if k[0] == hand}
@@ -613,6 +621,7 @@ class Social:
                     else f"no play of the cards gives {names} every trick"
                 )
                 raise ProtocolError("no_claim", why)
+
             def reply(outcome: str, text: str) -> None:
                 conn.send({"type": "claim_result", "ref": msg.id, "outcome": outcome, "text": text})
 
@@ -684,7 +693,13 @@ class Social:
                 token = secrets.token_urlsafe(24)
                 await new_t.save_seat(
                     SeatRow(
-                        row.seat, row.kind, row.level, row.name, hash_token(token), row.invite, row.person
+                        row.seat,
+                        row.kind,
+                        row.level,
+                        row.name,
+                        hash_token(token),
+                        row.invite,
+                        row.person,
                     )
                 )
         conn.send(_rematch_msg(new_t, new_seat if token else None, token, msg.id))
@@ -712,7 +727,9 @@ class Social:
             if old.kind == "person" and old.person is not None:
                 tok = secrets.token_urlsafe(24)
                 tokens[s] = tok
-                seats.append(SeatRow(s, "person", None, old.name, hash_token(tok), invite, old.person))
+                seats.append(
+                    SeatRow(s, "person", None, old.name, hash_token(tok), invite, old.person)
+                )
                 holders[old.person] = s
             elif old.kind == "bot":
                 seats.append(SeatRow(s, "bot", old.level, old.name, None, invite))
@@ -721,8 +738,9 @@ class Social:
         last = t.table.state
         first_dealer = (int(last.dealer) + 1) % t.num_seats if last is not None else 0
         series = dict(t.social.get("series") or {"id": t.id, "number": 1, "games": []})
-        games = list(series.get("games", [])) + [
-            {"table": t.id, "lone_seat": t.lone_seat, "result": t.result}
+        games = [
+            *series.get("games", []),
+            {"table": t.id, "lone_seat": t.lone_seat, "result": t.result},
         ]
         series = {
             "id": series.get("id", t.id),
@@ -767,7 +785,11 @@ class Social:
                 and c.person is not None
                 and new_t.seats[s_new].person == c.person
             )
-            c.send(_rematch_msg(new_t, s_new if mine else None, tokens.get(s_new or 0) if mine else None))
+            c.send(
+                _rematch_msg(
+                    new_t, s_new if mine else None, tokens.get(s_new or 0) if mine else None
+                )
+            )
         t.broadcast()
         return new_t
 
