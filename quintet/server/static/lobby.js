@@ -206,7 +206,7 @@ function firstLine(x, G, desc) {
   else {
     bits.push(`${who(f.dealer)} deals first`);
     if (f.quintus !== null) bits.push(`${who(f.quintus)} is quintus first`);
-    else if (desc && desc.sides === "quintus") bits.push("the auction decides the quintus");
+    else if (desc && desc.teams_of) bits.push("the auction decides the quintus");
   }
   if (x.series) bits.push(`game ${x.series.number} of a series`);
   if (x.turn_seconds) bits.push(`${x.turn_seconds} s a turn`);
