@@ -35,6 +35,7 @@ export async function lobbyPage() {
     const dummySeat = vinfo().lone_seat && desc().dummy_of ? desc().dummy_of[Number(lone.value || 0)] : null;
     const rows = $("#seat-rows");
     const kept = Object.fromEntries($$("select", rows).map((s) => [s.name, s.value]));
+    const auto = new Set($$("select", rows).filter((s) => s.dataset.auto).map((s) => s.name));
     const mine = $("#myseat");
     const keepMine = mine.value;
     rows.replaceChildren();
@@ -52,6 +53,7 @@ export async function lobbyPage() {
       // for a player nobody was invited to.
       const was = kept[`seat${s}`];
       sel.value = was && was !== "you" ? was : "heuristic";
+      if (auto.has(sel.name)) sel.dataset.auto = "1";
       rows.append(el("div", { class: "seatrow" }, el("label", { for: `seat-sel-${s}`, text: label(s) }), sel));
       sel.id = `seat-sel-${s}`;
       mine.append(el("option", { value: `${s}`, text: label(s) }));
@@ -62,12 +64,17 @@ export async function lobbyPage() {
   }
   function syncMine() {
     let open = 0;
+    const watch = $("#myseat").value === "watch";
     for (const sel of $$("#seat-rows select")) {
       const s = sel.name.slice(4);
       const me = $("#myseat").value === s;
-      if (me && sel.value !== "you") { sel.dataset.before = sel.value; sel.value = "you"; }
-      // The seat you leave: a bot again, or open for you to take from the table if you watch.
-      if (!me && sel.value === "you") sel.value = $("#myseat").value === "watch" ? "open" : sel.dataset.before && sel.dataset.before !== "open" ? sel.dataset.before : "heuristic";
+      if (me && sel.value !== "you") { sel.dataset.before = sel.dataset.auto ? "heuristic" : sel.value; sel.value = "you"; delete sel.dataset.auto; }
+      // The seat you leave: a bot again, or (if you only watch) open for you to take at
+      // the table. An open seat the form chose (not you) goes back to a bot when you sit.
+      if (!me && sel.value === "you") {
+        if (watch) { sel.value = "open"; sel.dataset.auto = "1"; }
+        else sel.value = sel.dataset.before && sel.dataset.before !== "open" ? sel.dataset.before : "heuristic";
+      } else if (!me && !watch && sel.dataset.auto) { sel.value = "heuristic"; delete sel.dataset.auto; }
       sel.disabled = me;
       if (me) sel.title = "you sit here";
       else sel.removeAttribute("title");
@@ -91,7 +98,8 @@ export async function lobbyPage() {
   variant.addEventListener("change", () => { showOptions(); seatsForm(); });
   lone.addEventListener("change", seatsForm);
   $("#myseat").addEventListener("change", syncMine);
-  $("#seat-rows").addEventListener("change", syncMine);
+  // A seat you set yourself is yours to keep: the form no longer changes it.
+  $("#seat-rows").addEventListener("change", (ev) => { if (ev.target.dataset) delete ev.target.dataset.auto; syncMine(); });
   if (!$("#open-note")) $("#seat-rows").after(el("p", { id: "open-note", class: "muted small", "aria-live": "polite" }));
   variantsForm();
   form.elements.name.value = store.get("quintet:name") || "";
