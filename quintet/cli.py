@@ -21,7 +21,16 @@ EXAMPLES = ("quinto-partnership", "quinto-dummy", "quintus-base", "quintus-biddi
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "solver": ("numpy",),  # numba too, but without it the kernels run as plain Python
     "play": ("textual", "numpy"),
-    "serve": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "platformdirs", "numpy"),
+    "serve": (
+        "fastapi",
+        "uvicorn",
+        "sqlalchemy",
+        "alembic",
+        "platformdirs",
+        "numpy",
+        "segno",
+        "markdown_it",
+    ),
     "plot": ("matplotlib",),
 }
 

@@ -724,8 +724,10 @@ LOBBY_BODIES: list[tuple[dict[str, Any], dict[str, Any]]] = [
             "game": "quintus",
             "variant": "base",
             "options": {"hands": 3},
+            # Only the seat taken is open: the old form left seat 0 open too, waiting for a
+            # player nobody was invited to (issue 14's lobby trap).
             "seats": [
-                {"kind": "open"},
+                {"kind": "bot", "level": "heuristic"},
                 {"kind": "bot", "level": "heuristic"},
                 {"kind": "open"},
                 {"kind": "bot", "level": "heuristic"},
@@ -742,7 +744,10 @@ LOBBY_BODIES: list[tuple[dict[str, Any], dict[str, Any]]] = [
             "game": "quintus",
             "variant": "bidding",
             "options": {"hands": 7},
-            "seats": [{"kind": "open"}] + [{"kind": "bot", "level": "heuristic"}] * 4,
+            # Watching after choosing seat 2: the seat left is the one open.
+            "seats": [{"kind": "bot", "level": "heuristic"}] * 2
+            + [{"kind": "open"}]
+            + [{"kind": "bot", "level": "heuristic"}] * 2,
             "public": True,
             "title": "",
         },

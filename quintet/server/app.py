@@ -32,7 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from quintet.games import games
 from quintet.record import dumps as record_dumps
-from quintet.server import db, replay
+from quintet.server import db, pages, replay
 from quintet.server.conn import Conn
 from quintet.server.db import CLOSED, Store
 from quintet.server.live import FieldError, Hub, LiveTable
@@ -40,6 +40,7 @@ from quintet.server.messages import CreateTable, describe
 from quintet.server.protocol import MAX_MESSAGE, PROTOCOL_VERSION, error
 from quintet.server.security import CSP, Guard, count_down, origin_allowed, person_of_scope
 from quintet.server.settings import Settings
+from quintet.server.social import RULEBOOK_SIGNALS
 from quintet.server.workers import PoolBusy
 
 log = logging.getLogger("quintet.server")
@@ -174,6 +175,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def replay_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "replay.html")
 
+    @app.get("/rules", include_in_schema=False)
+    async def rules_page() -> HTMLResponse:
+        return HTMLResponse(pages.rules_html())
+
     @app.get("/api/docs", include_in_schema=False)
     async def docs_page() -> HTMLResponse:
         return HTMLResponse(docs_html)
@@ -197,6 +202,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "bot_delay": settings.bot_delay,
             "bot_seconds": settings.bot_seconds,
             "lobby_limit": settings.lobby_limit,
+            "chat_length": settings.chat_length,
+            "turn_seconds": [settings.turn_seconds_min, settings.turn_seconds_max],
+            "question_seconds": settings.question_seconds,
+            # Each game with signals: what they mean unless the players agree otherwise.
+            "signals": {g.name: RULEBOOK_SIGNALS for g in games() if "signal" in g.action_kinds},
         }
 
     @app.get("/api/tables")
@@ -251,6 +261,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 ],
                 "spectate": t.spectate_url(),
             }
+        )
+
+    @app.get("/api/tables/{table_id}/qr.svg")
+    async def invite_qr(
+        table_id: str,
+        request: Request,
+        hub: HubDep,
+        seat: Annotated[int | None, Query(ge=0, le=9)] = None,
+    ) -> Response:
+        """A QR code (SVG) of a seat's invite link (for a player), or of the watch link.
+
+        The link is absolute, on the address this request was sent to.
+        """
+        t = await visible(request, hub, table_id)
+        if t is None:
+            return _not_found()
+        if seat is None:
+            path = t.spectate_url()
+        else:
+            token = _code(request.headers.get("x-seat-token"))
+            if not t.is_player(person_of_scope(request.scope), token):
+                return _error(403, "bad_token", "only the table's players see its invites")
+            if not seat < t.num_seats or t.seats[seat].kind == "dummy":
+                return _error(404, "no_seat", f"seat {seat} has no invite")
+            path = t.seat_url(t.seats[seat])
+        url = str(request.base_url).rstrip("/") + path
+        return Response(
+            pages.qr_svg(url),
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "private, no-store"},
         )
 
     @app.get("/api/games")

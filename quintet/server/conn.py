@@ -77,6 +77,7 @@ class Conn:
         self.sent_sheet = -1
         self.sent_hand = -1
         self.sent_events = 0
+        self.sent_epoch = 0  # the table's log epoch (a take-back rewrites the log)
 
     @property
     def hinting(self) -> bool:

@@ -54,6 +54,10 @@ tables_t = sa.Table(
     # Migration 0002: what a private table's link carries, and who created the table.
     sa.Column("view_key", sa.String(32), nullable=True),
     sa.Column("creator", sa.String(64), nullable=True),
+    # Migration 0003: who deals the first hand (the draw, a rematch), and the table's
+    # social settings (turn clock, signal meanings, the draw, its series, its rematch).
+    sa.Column("first_dealer", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("social", sa.JSON, nullable=True),
     sa.Index("ix_quintet_tables_status", "status"),
 )
 
@@ -116,6 +120,33 @@ actions_t = sa.Table(
     sa.Column("hand", sa.Integer, nullable=False),
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("action", sa.Integer, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# 0003: the table's chat, kept with its record.
+chat_t = sa.Table(
+    "quintet_chat",
+    metadata,
+    _table_ref(),
+    sa.Column("n", sa.Integer, primary_key=True),
+    sa.Column("hand", sa.Integer, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("text", sa.String(1000), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# 0003: take-backs (and the seq numbers they used), so that a resumed table's ``seq``
+# goes on from where it was: the actions taken back are deleted.
+takebacks_t = sa.Table(
+    "quintet_takebacks",
+    metadata,
+    _table_ref(),
+    sa.Column("n", sa.Integer, primary_key=True),
+    sa.Column("hand", sa.Integer, nullable=False),
+    sa.Column("kept", sa.Integer, nullable=False),
+    sa.Column("removed", sa.Integer, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
 )
 
@@ -210,6 +241,29 @@ class Notice:
     text: str
 
 
+@dataclass(frozen=True)
+class ChatLine:
+    """One line of a table's chat (see :data:`chat_t`): ``seat`` None for a spectator."""
+
+    n: int
+    hand: int
+    seat: int | None
+    name: str
+    text: str
+    at: str  # ISO 8601, UTC
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the line as the protocol and the record show it."""
+        return {
+            "n": self.n,
+            "hand": self.hand,
+            "seat": self.seat,
+            "name": self.name,
+            "text": self.text,
+            "at": self.at,
+        }
+
+
 @dataclass
 class TableRow:
     """A table as stored, with its seats and (when loaded for resuming) its actions."""
@@ -234,6 +288,12 @@ class TableRow:
     holders: dict[str, int] = field(default_factory=dict)  # person -> seat
     notices: list[Notice] = field(default_factory=list)
     last_active: datetime | None = None  # the last action, or the last change of the row
+    first_dealer: int = 0
+    social: dict[str, Any] = field(default_factory=dict)
+    chat: list[ChatLine] = field(default_factory=list)
+    #: Changes of play lost to take-backs (actions taken back, and each take-back).
+    lost_seq: int = 0
+    takebacks: int = 0
 
 
 def insert_table(conn: Connection, row: TableRow) -> None:
@@ -255,6 +315,8 @@ def insert_table(conn: Connection, row: TableRow) -> None:
             updated_at=t,
             view_key=row.view_key,
             creator=row.creator,
+            first_dealer=row.first_dealer,
+            social=row.social or None,
         )
     )
     conn.execute(
@@ -298,6 +360,47 @@ def insert_notice(conn: Connection, table_id: str, n: int, notice: Notice) -> No
             kind=notice.kind,
             text=notice.text,
             at=now(),
+        )
+    )
+
+
+def insert_chat(conn: Connection, table_id: str, line: ChatLine) -> None:
+    """Store one line of a table's chat."""
+    conn.execute(
+        chat_t.insert().values(
+            table_id=table_id,
+            n=line.n,
+            hand=line.hand,
+            seat=line.seat,
+            name=line.name,
+            text=line.text,
+            at=datetime.fromisoformat(line.at),
+        )
+    )
+
+
+def take_back(
+    conn: Connection, table_id: str, n: int, hand: int, kept: int, removed: int, seat: int
+) -> None:
+    """Delete the actions of ``hand`` after its first ``kept``, and note the take-back."""
+    seqs = [
+        r.seq
+        for r in conn.execute(
+            sa.select(actions_t.c.seq)
+            .where(actions_t.c.table_id == table_id, actions_t.c.hand == hand)
+            .order_by(actions_t.c.seq)
+            .offset(kept)
+        )
+    ]
+    if len(seqs) != removed:
+        raise ValueError(f"table {table_id}: {len(seqs)} actions stored past {kept}, not {removed}")
+    if seqs:
+        conn.execute(
+            actions_t.delete().where(actions_t.c.table_id == table_id, actions_t.c.seq.in_(seqs))
+        )
+    conn.execute(
+        takebacks_t.insert().values(
+            table_id=table_id, n=n, hand=hand, kept=kept, removed=removed, seat=seat, at=now()
         )
     )
 
@@ -350,6 +453,8 @@ def _table_row(r: Any, seats: list[SeatRow], actions: list[tuple[int, int, int]]
         view_key=r.view_key,
         creator=r.creator,
         last_active=updated if last is None else max(_utc(last), updated),
+        first_dealer=int(r.first_dealer or 0),
+        social=dict(r.social or {}),
     )
 
 
@@ -390,6 +495,16 @@ def _extras(conn: Connection, rows: list[TableRow]) -> list[TableRow]:
     )
     for n in conn.execute(q2):
         by_id[n.table_id].notices.append(Notice(n.hand, n.actions, n.seat, n.kind, n.text))
+    q3 = sa.select(chat_t).where(chat_t.c.table_id.in_(ids)).order_by(chat_t.c.table_id, chat_t.c.n)
+    for c in conn.execute(q3):
+        at = _utc(c.at).isoformat()
+        by_id[c.table_id].chat.append(ChatLine(c.n, c.hand, c.seat, c.name, c.text, at))
+    q4 = sa.select(takebacks_t.c.table_id, takebacks_t.c.removed).where(
+        takebacks_t.c.table_id.in_(ids)
+    )
+    for k in conn.execute(q4):
+        by_id[k.table_id].lost_seq += k.removed + 1
+        by_id[k.table_id].takebacks += 1
     return rows
 
 

@@ -58,6 +58,8 @@ class Handlers:
 
         def check_level(self, level: str, field: str) -> str: ...
 
+        def send_chat_history(self, conn: Conn, t: LiveTable) -> None: ...
+
         async def run_bot(
             self,
             owner: str,
@@ -210,6 +212,7 @@ class Handlers:
                 t.seats_changed()  # everyone sees the player connected
             else:
                 conn.send(t.state_message(conn))
+            self.send_chat_history(conn, t)
             if t.ready_for_next():
                 await t.deal()
 
@@ -318,6 +321,8 @@ class Handlers:
                 raise ProtocolError("hand_over", "the hand is over: send next for the next hand")
             if msg.expect is not None and msg.expect != t.seq:
                 raise ProtocolError("stale", f"the table is at seq {t.seq}, not {msg.expect}")
+            if t.question is not None:
+                raise ProtocolError("question_pending", f"{t.question.text}: waiting for answers")
             controls = t.controls(mine)
             seat, a = parse_client_action(msg.action, t.num_seats, controls, state)
             if seat not in controls:

@@ -36,6 +36,7 @@ from quintet.server.livetable import LiveTable, merge_notices
 from quintet.server.messages import Act, CreateTable, FieldError, Hint, Join, Leave, Next, Replace
 from quintet.server.security import Buckets, count_down, hash_token
 from quintet.server.settings import SEARCH_LEVELS, Settings
+from quintet.server.social import Social
 from quintet.server.workers import PoolBusy, PoolClosed, SearchFailed, SearchPool, SearchTimeout
 from quintet.table import Table
 
@@ -46,7 +47,7 @@ JSON = dict[str, Any]
 SHOWN_TABLES = 128
 
 
-class Hub(Handlers):
+class Hub(Social, Handlers):
     """Every table the server knows in memory, the bots' workers and the handlers."""
 
     def __init__(self, settings: Settings, store: Store) -> None:
@@ -88,6 +89,8 @@ class Hub(Handlers):
             Next: self.on_next,
             Hint: self.on_hint,
         }
+        self._handlers.update(self.social_handlers())
+        self.chat_buckets = Buckets(settings.chat_rate, settings.chat_burst)
 
     # ------------------------------------------------------------- lifetime
 
@@ -321,22 +324,9 @@ class Hub(Handlers):
                 js, "person", None, body.join.name, hash_token(token), seats[js].invite, person
             )
             holders[person] = js
-        # Checked last, so that a refused body costs no token. Tables still being created
-        # count: concurrent requests cannot pass the limits together.
-        keys = [f"person:{person}"] + ([f"client:{client}"] if client else [])
-        mine = sum(
-            1 for t in live if t.creator == person or (client and t.creator_client == client)
-        ) + max(self._creating[k] for k in keys)
-        if mine >= settings.max_tables_per_client:
-            raise FieldError(
-                "", f"you have {mine} tables in play: finish some first", 429, "too_many_tables"
-            )
-        for key in keys:
-            wait = self.create_buckets.take(key)
-            if wait > 0:
-                raise FieldError(
-                    "", f"too many new tables: try again in {wait:.0f} s", 429, "rate_limited"
-                )
+        social = self.social_options(body, info)
+        # Checked last, so that a refused body costs no token.
+        keys = self.check_create_limits(person, client)
         table_id = secrets.token_urlsafe(9)
         row = TableRow(
             id=table_id,
@@ -357,23 +347,9 @@ class Hub(Handlers):
             view_key=secrets.token_urlsafe(12),
             creator=person,
             holders=holders,
+            social=social,
         )
-        for k in keys:
-            self._creating[k] += 1
-        self._creating_total += 1
-        try:
-            await self.store.write(lambda conn: db.insert_table(conn, row))
-        finally:
-            self._creating_total -= 1
-            for k in keys:
-                count_down(self._creating, k)
-        t = LiveTable(self, row)
-        t.creator_client = client
-        self.tables[t.id] = t
-        log.info("table %s created: %s %s", t.id, game, variant)
-        async with t.lock:
-            await t.maybe_first_deal()
-        t.start_bots()
+        t = await self.insert_table(row, keys, client)
         out: JSON = {
             "id": t.id,
             "url": f"/table/{t.id}",
@@ -394,6 +370,54 @@ class Hub(Handlers):
             out["token"] = token
             out["seat"] = body.join.seat if body.join is not None else None
         return out
+
+    def check_create_limits(self, person: str, client: str | None) -> list[str]:
+        """Check that ``person`` (from ``client``) may create a table now; return their keys.
+
+        Tables still being created count: concurrent requests cannot pass the limits
+        together.
+
+        Raises:
+            FieldError: too_many_tables or rate_limited (status 429).
+        """
+        live = self.in_play()
+        keys = [f"person:{person}"] + ([f"client:{client}"] if client else [])
+        mine = sum(
+            1 for t in live if t.creator == person or (client and t.creator_client == client)
+        ) + max(self._creating[k] for k in keys)
+        if mine >= self.settings.max_tables_per_client:
+            raise FieldError(
+                "", f"you have {mine} tables in play: finish some first", 429, "too_many_tables"
+            )
+        if len(live) + self._creating_total >= self.settings.max_tables:
+            raise FieldError("", "the server has as many tables as it can hold", 503, "busy")
+        for key in keys:
+            wait = self.create_buckets.take(key)
+            if wait > 0:
+                raise FieldError(
+                    "", f"too many new tables: try again in {wait:.0f} s", 429, "rate_limited"
+                )
+        return keys
+
+    async def insert_table(self, row: TableRow, keys: list[str], client: str | None) -> LiveTable:
+        """Store a new table, keep it in play, deal if its seats are taken, start its bots."""
+        for k in keys:
+            self._creating[k] += 1
+        self._creating_total += 1
+        try:
+            await self.store.write(lambda conn: db.insert_table(conn, row))
+        finally:
+            self._creating_total -= 1
+            for k in keys:
+                count_down(self._creating, k)
+        t = LiveTable(self, row)
+        t.creator_client = client
+        self.tables[t.id] = t
+        log.info("table %s created: %s %s", t.id, row.game, row.variant)
+        async with t.lock:
+            await t.maybe_first_deal()
+        t.start_bots()
+        return t
 
     async def get_table(self, table_id: str) -> LiveTable | None:
         """Return a table by id, loading one that is over from storage to show it."""
@@ -459,7 +483,12 @@ class Hub(Handlers):
 
     def lobby(self, limit: int, offset: int = 0) -> JSON:
         """Return a page of the public tables in play, newest first, and their number."""
-        rows = [t for t in self.tables.values() if t.public and not t.closed]
+        idle = time.time() - self.settings.lobby_idle_after
+        rows = [
+            t
+            for t in self.tables.values()
+            if t.public and not t.closed and (t.seat_conn or t.last_active >= idle)
+        ]
         rows.sort(key=lambda t: t.created_at, reverse=True)
         page = rows[offset : offset + limit]
         return {

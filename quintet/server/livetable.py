@@ -11,6 +11,7 @@ then send every connection its own ``state`` message, built from its seat's obse
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -20,9 +21,9 @@ from quintet.actions import MELD_COURT, MELD_STRAIGHT, Action, action_str, actio
 from quintet.game import GameState, Observation
 from quintet.games import find_game
 from quintet.record import Record, record_from_match, score
-from quintet.server import db, views
+from quintet.server import db, social, views
 from quintet.server.conn import Conn
-from quintet.server.db import CLOSED, Notice, SeatRow, TableRow
+from quintet.server.db import CLOSED, ChatLine, Notice, SeatRow, TableRow
 from quintet.server.protocol import PROTOCOL_VERSION, dumps
 from quintet.server.security import hash_token, same_code
 from quintet.table import Table
@@ -63,17 +64,23 @@ class LiveTable:
         self.last_active = db._utc(active).timestamp()
         self.result: Any = row.result
         self.seats: list[SeatRow] = sorted(row.seats, key=lambda s: s.seat)
-        self.table = Table.new(
-            row.game,
-            row.variant,
-            seats=[None] * len(self.seats),
-            seed=row.seed,
-            options=row.options,
-            lone_seat=row.lone_seat,
-            deal=False,
-        )
+        self.first_dealer = row.first_dealer
+        #: The social settings: ``turn_seconds``, ``signals``, ``draw``/``drawn``,
+        #: ``series``, ``rematch`` (see :mod:`quintet.server.social`).
+        self.social: JSON = dict(row.social or {})
+        self.chat: list[ChatLine] = list(row.chat)
+        self.takebacks = row.takebacks  # take-backs stored (they number the rows)
+        self.log_epoch = 0  # counts the take-backs made here: the log is sent again whole
+        self.table = self._new_table()
         self.seq = 0
         self._replay(row)
+        self.seq += row.lost_seq
+        #: The question put to the players (a take-back or a claim), or None.
+        self.question: Any = None
+        self.questions_asked = 0
+        #: Requests made this hand, by (hand, seat, kind).
+        self.requests: dict[tuple[int, int, str], int] = {}
+        self._first_facts: JSON | None = None
         self.conns: set[Conn] = set()
         self.seat_conn: dict[int, Conn] = {}
         self.ready: set[int] = set()
@@ -99,6 +106,18 @@ class LiveTable:
         self.sheet_version = 0
 
     # ------------------------------------------------------------- resuming
+
+    def _new_table(self) -> Table:
+        return Table.new(
+            self.game,
+            self.variant,
+            seats=[None] * len(self.seats),
+            seed=self.seed,
+            options=self.options,
+            lone_seat=self.lone_seat,
+            first_dealer=self.first_dealer,
+            deal=False,
+        )
 
     def _replay(self, row: TableRow) -> None:
         """Rebuild the match from the stored deals count and actions."""
@@ -257,6 +276,7 @@ class LiveTable:
             "dummy_seat": self.dummy_seat,
             "num_seats": self.num_seats,
             "public": self.public,
+            **social.config_json(self),
         }
 
     def lobby_json(self) -> JSON:
@@ -269,7 +289,31 @@ class LiveTable:
             "hands_dealt": len(self.table.match.hands),
             "spectators": sum(1 for c in self.conns if c.seat is None),
             "created_at": self.created_at.isoformat(),
+            "present": len(self.seat_conn),
+            "first": self.first_facts(),
         }
+
+    def first_facts(self) -> JSON:
+        """Return who deals the first hand and who is quintus in it (if the rules say yet).
+
+        Worked out on a copy of the match dealt from the table's seed, once; only the
+        dealer and the quintus are read from it, never a card. ``quintus`` is None in a
+        game without one, or where an auction decides it.
+        """
+        if self._first_facts is None:
+            st: Any
+            if self.table.match.hands:
+                st = self.table.match.hands[0]
+            else:
+                probe = self._new_table()
+                st = probe.deal()
+            q = getattr(st, "quintus", None)
+            self._first_facts = {
+                "dealer": int(st.dealer),
+                "quintus": int(q) if isinstance(q, int) and q >= 0 else None,
+                "decided": self.status_name() != "waiting" or not self.social.get("draw"),
+            }
+        return self._first_facts
 
     # ------------------------------------------------------------- messages
 
@@ -396,8 +440,9 @@ class LiveTable:
                 parts.append(',"hand":' + self._encoded("spectator", self._spectator_json))
                 parts.append(',"legal":[]')
             events, last = self.public_log()
-            if conn.sent_hand != number:
+            if conn.sent_hand != number or conn.sent_epoch != self.log_epoch:
                 conn.sent_hand = number
+                conn.sent_epoch = self.log_epoch
                 conn.sent_events = 0
             if conn.sent_events < len(events) or conn.sent_events == 0:
                 parts.append(
@@ -415,6 +460,7 @@ class LiveTable:
             parts.append(',"sheet":' + self._encoded("sheet", lambda: self._sheet))
         if self.closed:
             parts.append(',"result":' + dumps(self.result))
+        parts.append(',"social":' + dumps(social.state_json(self)))
         parts.append("}")
         return "".join(parts)
 
@@ -459,6 +505,7 @@ class LiveTable:
                 {"seat": s.seat, "kind": s.kind, "name": s.name, "level": s.level}
                 for s in self.seats
             ],
+            **({"chat": [line.to_json() for line in self.chat]} if self.chat else {}),
         }
 
     def record(self) -> Record:
@@ -525,7 +572,10 @@ class LiveTable:
     async def maybe_first_deal(self) -> None:
         """Deal the first hand once every seat is taken (the lock is held)."""
         if not self.table.match.hands and all(s.kind != "open" for s in self.seats):
+            drawn = await social.draw_if_asked(self)
             await self.deal()
+            if drawn:
+                await social.post_draw(self)
 
     def ready_for_next(self) -> bool:
         """Whether the next hand should be dealt: every connected person said ``next``."""
@@ -641,7 +691,12 @@ class LiveTable:
 
     async def _bot_loop(self) -> None:
         while not self.closed:
-            await self.wake.wait()
+            left = social.clock_left(self)
+            if left is None:
+                await self.wake.wait()
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), max(0.0, left))
             self.wake.clear()
             try:
                 await self._bot_steps()
@@ -685,6 +740,8 @@ class LiveTable:
             if st is None:
                 return
             seq0 = self.seq
+            if self.question is not None:
+                return  # play waits for the answers
             if st.is_terminal():
                 if self.match_over() or self.people():
                     return
@@ -707,6 +764,7 @@ class LiveTable:
             if job is None:
                 level = self._bot_level(turn)
                 if level is None:
+                    await social.clock_ran_out(self, seq0)
                     return
                 a = await self._decide(level, turn, self.table.decision_seed(turn), "act")
                 if a is None:

@@ -130,6 +130,39 @@ class Next(_Message):
     type: Literal["next"]
 
 
+class Chat(_Message):
+    """Say a line in the table's chat (plain text; the server bounds its length)."""
+
+    type: Literal["chat"]
+    text: Annotated[Text, Field(min_length=1, max_length=4000)]
+
+
+class TakeBack(_Message):
+    """Ask to take back the actions since this player's previous decision in the hand."""
+
+    type: Literal["takeback"]
+
+
+class Claim(_Message):
+    """Claim every remaining trick of the hand for this player's side."""
+
+    type: Literal["claim"]
+
+
+class Answer(_Message):
+    """Accept or refuse the question put to this player (a take-back, a claim)."""
+
+    type: Literal["answer"]
+    question: StrictInt
+    accept: StrictBool
+
+
+class Rematch(_Message):
+    """Play again: the same people in the same seats, rotated as the rules say."""
+
+    type: Literal["rematch"]
+
+
 class Ping(_Message):
     """Answered by ``pong``, echoing ``t``."""
 
@@ -138,7 +171,20 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Hello | Join | Leave | Replace | Act | Hint | Next | Ping, Field(discriminator="type")
+    Hello
+    | Join
+    | Leave
+    | Replace
+    | Act
+    | Hint
+    | Next
+    | Ping
+    | Chat
+    | TakeBack
+    | Claim
+    | Answer
+    | Rematch,
+    Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
@@ -271,6 +317,9 @@ class JoinSpec(_Body):
     name: Name
 
 
+#: What a signal means, as the players agreed before play (rulebook 004).
+Meaning = Annotated[Text, Field(max_length=400), AfterValidator(_printable("a meaning", 1, 80))]
+
 OptionName = Annotated[Text, Field(max_length=32)]
 OptionValue = StrictBool | StrictInt | Annotated[Text, Field(max_length=32)]
 
@@ -293,10 +342,22 @@ class CreateTable(_Body):
     title: Title = ""
     seats: Annotated[list[SeatSpec | LevelName], Field(min_length=1, max_length=5)] | None = None
     join: JoinSpec | None = None
+    #: Seconds a person has for each decision (the seat's bot plays when they run out);
+    #: within the server's bounds. None: no clock.
+    turn_seconds: StrictInt | None = None
+    #: Draw for partners and the first deal when the table starts (a game of partners).
+    draw: StrictBool = False
+    #: The signals' meanings agreed before play (a game with signals): name -> meaning.
+    signals: Annotated[
+        dict[Annotated[Text, Field(max_length=16)], Meaning], Field(max_length=8)
+    ] = Field(default_factory=dict)
 
 
 __all__ = [
     "Act",
+    "Answer",
+    "Chat",
+    "Claim",
     "ClientMessage",
     "CreateTable",
     "FieldError",
@@ -307,8 +368,10 @@ __all__ = [
     "Leave",
     "Next",
     "Ping",
+    "Rematch",
     "Replace",
     "SeatSpec",
+    "TakeBack",
     "describe",
     "field_of",
     "parse_message",

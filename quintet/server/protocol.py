@@ -26,6 +26,11 @@ CLIENT_TYPES: Final = (
     "hint",
     "next",
     "ping",
+    "chat",
+    "takeback",
+    "claim",
+    "answer",
+    "rematch",
 )
 
 #: Error codes and what they mean (docs/server.md lists them with examples).
@@ -61,6 +66,14 @@ ERRORS: Final = {
     "stale": "the table has moved on since the state the action was meant for",
     "not_ready": "there is no next hand to ask for now",
     "nothing_to_do": "the seat has nothing to do now",
+    "chat_too_long": "a chat line is longer than this server allows",
+    "chat_full": "this table's chat holds as many lines as it can",
+    "question_pending": "a question is waiting for the players' answers",
+    "no_question": "no question with this number is waiting for your answer",
+    "nothing_to_take_back": "you have made no decision in this hand to take back",
+    "too_many_requests": "you have made as many such requests this hand as a seat may",
+    "no_claim": "no claim can be made now",
+    "not_over": "the match is not over",
     "server_error": "the server could not do this; the table is unchanged",
 }
 

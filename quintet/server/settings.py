@@ -87,6 +87,27 @@ class Settings:
     # Tables nobody plays: no person connected and no action for this long.
     abandon_after: float = 24 * 3600.0
     sweep_every: float = 60.0
+    # A table in play with no person connected leaves the lobby after this long (it stays
+    # open to its links until abandon_after closes it).
+    lobby_idle_after: float = 15 * 60.0
+    # The table chat: characters a line, lines a second per connection (sustained and at
+    # once), lines kept per table (then the chat is full), lines sent to a newcomer.
+    chat_length: int = 300
+    chat_rate: float = 0.5
+    chat_burst: float = 5.0
+    chat_max: int = 2000
+    chat_history: int = 200
+    # The turn clock a table may choose at create (seconds a person has for a decision).
+    turn_seconds_min: int = 10
+    turn_seconds_max: int = 600
+    # Take-backs and claims: requests a seat may make per hand, how long the others have
+    # to answer (then it is refused), and the claim check's node limit (in a worker).
+    takebacks_per_hand: int = 3
+    claims_per_hand: int = 3
+    question_seconds: float = 60.0
+    claim_nodes: int = 300_000
+    # A rematch or series: the results of the earlier games a table keeps.
+    series_keep: int = 20
 
     def offered_levels(self) -> dict[str, str]:
         """Return every bot level this server offers: its name -> the bot it makes."""
@@ -132,7 +153,18 @@ class Settings:
                     f"bot level name {name!r}: lower-case letters, digits, - and _ (up to 32)"
                 )
             make_bot(spec)  # raises InvalidOptionError naming the parameter
-        for name in ("bot_seconds", "search_limit", "analysis_limit", "create_rate"):
+        for name in (
+            "bot_seconds",
+            "search_limit",
+            "analysis_limit",
+            "create_rate",
+            "chat_length",
+            "chat_rate",
+            "chat_burst",
+            "question_seconds",
+            "claim_nodes",
+            "turn_seconds_min",
+        ):
             if not getattr(self, name) > 0:
                 raise InvalidOptionError(f"{name} must be positive")
         if not self.hint_budget() > 0:
@@ -144,6 +176,8 @@ class Settings:
                 f"{LIMIT_PER_BUDGET:g} times the bots' budget ({budget:g} CPU seconds): "
                 "under load a CPU second takes several seconds of wall time"
             )
+        if self.turn_seconds_max < self.turn_seconds_min:
+            raise InvalidOptionError("turn_seconds_max must be at least turn_seconds_min")
         if self.search_workers < 1:
             raise InvalidOptionError("search_workers must be at least 1")
         if self.hint_level not in self.offered_levels():

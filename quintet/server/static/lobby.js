@@ -14,6 +14,8 @@ export async function lobbyPage() {
   }
   const games = info.games;
   const form = $("#create");
+  rulesLink();
+  socialFields(form, info);
   const game = $("#game"), variant = $("#variant"), lone = $("#lone");
   const desc = () => games[game.value];
   const vinfo = () => (desc().variant_info || {})[variant.value] || {};
@@ -33,6 +35,7 @@ export async function lobbyPage() {
     const dummySeat = vinfo().lone_seat && desc().dummy_of ? desc().dummy_of[Number(lone.value || 0)] : null;
     const rows = $("#seat-rows");
     const kept = Object.fromEntries($$("select", rows).map((s) => [s.name, s.value]));
+    const auto = new Set($$("select", rows).filter((s) => s.dataset.auto).map((s) => s.name));
     const mine = $("#myseat");
     const keepMine = mine.value;
     rows.replaceChildren();
@@ -43,9 +46,14 @@ export async function lobbyPage() {
         continue;
       }
       const sel = el("select", { name: `seat${s}`, "aria-label": `${label(s)}: who plays` },
-        el("option", { value: "open", text: "a person (open seat)" }),
+        el("option", { value: "you", text: "you", hidden: true }),
+        el("option", { value: "open", text: "a person (open seat: invite them)" }),
         ...info.levels.map((l) => el("option", { value: l, text: `bot: ${l}` })));
-      sel.value = kept[`seat${s}`] || (s === 0 ? "open" : "heuristic");
+      // Every seat but yours is a bot unless you choose a person for it: no seat waits
+      // for a player nobody was invited to.
+      const was = kept[`seat${s}`];
+      sel.value = was && was !== "you" ? was : "heuristic";
+      if (auto.has(sel.name)) sel.dataset.auto = "1";
       rows.append(el("div", { class: "seatrow" }, el("label", { for: `seat-sel-${s}`, text: label(s) }), sel));
       sel.id = `seat-sel-${s}`;
       mine.append(el("option", { value: `${s}`, text: label(s) }));
@@ -55,13 +63,25 @@ export async function lobbyPage() {
     syncMine();
   }
   function syncMine() {
+    let open = 0;
+    const watch = $("#myseat").value === "watch";
     for (const sel of $$("#seat-rows select")) {
       const s = sel.name.slice(4);
       const me = $("#myseat").value === s;
+      if (me && sel.value !== "you") { sel.dataset.before = sel.dataset.auto ? "heuristic" : sel.value; sel.value = "you"; delete sel.dataset.auto; }
+      // The seat you leave: a bot again, or (if you only watch) open for you to take at
+      // the table. An open seat the form chose (not you) goes back to a bot when you sit.
+      if (!me && sel.value === "you") {
+        if (watch) { sel.value = "open"; sel.dataset.auto = "1"; }
+        else sel.value = sel.dataset.before && sel.dataset.before !== "open" ? sel.dataset.before : "heuristic";
+      } else if (!me && !watch && sel.dataset.auto) { sel.value = "heuristic"; delete sel.dataset.auto; }
       sel.disabled = me;
       if (me) sel.title = "you sit here";
       else sel.removeAttribute("title");
+      if (!me && sel.value === "open") open++;
     }
+    const note = $("#open-note");
+    if (note) note.textContent = open ? `${open} seat${open > 1 ? "s" : ""} for people: the table starts when they sit down (the table's Invite button gives the link).` : "";
   }
   function variantsForm() {
     const keep = variant.value;
@@ -78,6 +98,9 @@ export async function lobbyPage() {
   variant.addEventListener("change", () => { showOptions(); seatsForm(); });
   lone.addEventListener("change", seatsForm);
   $("#myseat").addEventListener("change", syncMine);
+  // A seat you set yourself is yours to keep: the form no longer changes it.
+  $("#seat-rows").addEventListener("change", (ev) => { if (ev.target.dataset) delete ev.target.dataset.auto; syncMine(); });
+  if (!$("#open-note")) $("#seat-rows").after(el("p", { id: "open-note", class: "muted small", "aria-live": "polite" }));
   variantsForm();
   form.elements.name.value = store.get("quintet:name") || "";
 
@@ -103,9 +126,10 @@ export async function lobbyPage() {
     for (let s = 0; s < n; s++) {
       const sel = form.elements[`seat${s}`];
       const v = sel ? sel.value : "open";
+      if (v === "you" && mine !== `${s}`) { seats.push({ kind: "bot", level: "heuristic" }); continue; }
       seats.push(v === "open" || mine === `${s}` ? { kind: "open" } : { kind: "bot", level: v });
     }
-    const body = { game: game.value, variant: variant.value, options: options(), seats, public: f.public.checked, title: f.title.value.trim() };
+    const body = { game: game.value, variant: variant.value, options: options(), seats, public: f.public.checked, title: f.title.value.trim(), ...socialBody(desc(), info) };
     if (vinfo().lone_seat) body.lone_seat = Number(lone.value);
     if (mine !== "watch") {
       const name = f.name.value.trim();
@@ -151,6 +175,7 @@ export async function lobbyPage() {
           " ", el("span", { class: "tag", text: x.status.replace("_", " ") }),
           el("div", { class: "meta" }, x.seats.map((s) => `${G.label(s.seat)}: ${s.kind === "open" ? "open" : s.name}`).join(" · "),
             x.hands_dealt ? ` · hand ${x.hands_dealt}` : "", x.spectators ? ` · ${x.spectators} watching` : ""),
+          firstLine(x, G, games[x.game]),
           el("div", { class: "links" },
             mineTok ? el("a", { href: `/table/${x.id}` }, "back to your seat") : null,
             ...x.open_seats.map((s) => el("a", { href: `/table/${x.id}?seat=${s}`, class: "join" }, `sit at ${G.label(s)}`)),
@@ -171,4 +196,70 @@ export async function lobbyPage() {
   }
   refresh();
   setInterval(refresh, 4000);
+}
+
+// social: a link to the rules in the header.
+function rulesLink() {
+  const header = $("header.top");
+  if (header && !$("#rules-link")) header.append(el("span", { class: "spacer" }), el("a", { id: "rules-link", class: "button", href: "/rules" }, "Rules"));
+}
+
+// social: who deals first, who is quintus first (or "by auction", or "after the draw"), the series.
+function firstLine(x, G, desc) {
+  const f = x.first;
+  if (!f) return null;
+  const who = (s) => { const row = x.seats[s]; return row && row.kind === "person" && row.name ? `${row.name} (${G.label(s)})` : G.label(s); };
+  const bits = [];
+  if (!f.decided) bits.push("seats and first deal by the draw");
+  else {
+    bits.push(`${who(f.dealer)} deals first`);
+    if (f.quintus !== null) bits.push(`${who(f.quintus)} is quintus first`);
+    else if (desc && desc.teams_of) bits.push("the auction decides the quintus");
+  }
+  if (x.series) bits.push(`game ${x.series.number} of a series`);
+  if (x.turn_seconds) bits.push(`${x.turn_seconds} s a turn`);
+  return el("div", { class: "meta first", text: bits.join(" · ") });
+}
+
+// social: the turn clock, the draw for partners and the signals' meanings on the form.
+function socialFields(form, info) {
+  if ($("#social-fields")) return;
+  const [lo, hi] = info.turn_seconds || [10, 600];
+  const clock = el("label", {}, `Turn clock in seconds (${lo}–${hi}; empty: none)`,
+    el("input", { name: "turn_seconds", id: "turn-seconds", type: "number", min: `${lo}`, max: `${hi}`, placeholder: "none" }));
+  const draw = el("label", { class: "check", id: "draw-row" }, el("input", { type: "checkbox", name: "draw", id: "draw" }), "Draw for partners and the first deal");
+  const sigs = el("fieldset", { id: "signal-meanings", hidden: true }, el("legend", { text: "What the signals mean (agreed before play)" }));
+  const box = el("div", { id: "social-fields" }, clock, draw, sigs);
+  const opts = $("#options");
+  (opts || form).after(box);
+  const sync = () => {
+    const d = info.games[$("#game").value];
+    const partners = !!(d && d.partnerships);
+    $("#draw-row").hidden = !partners;
+    const sig = info.signals && info.signals[$("#game").value];
+    sigs.hidden = !sig;
+    if (sig && !sigs.dataset.game) {
+      sigs.dataset.game = $("#game").value;
+      for (const [k, v] of Object.entries(sig)) sigs.append(el("label", {}, k, el("input", { name: `signal_${k}`, maxlength: "80", placeholder: v })));
+    }
+  };
+  $("#game").addEventListener("change", sync);
+  sync();
+}
+
+function socialBody(d, info) {
+  const out = {};
+  const secs = $("#turn-seconds").value.trim();
+  if (secs) out.turn_seconds = Number(secs);
+  if (d.partnerships && $("#draw").checked) out.draw = true;
+  const sig = info.signals && info.signals[d.name];
+  if (sig) {
+    const meanings = {};
+    for (const k of Object.keys(sig)) {
+      const v = (document.querySelector(`[name="signal_${k}"]`) || {}).value;
+      if (v && v.trim()) meanings[k] = v.trim();
+    }
+    if (Object.keys(meanings).length) out.signals = meanings;
+  }
+  return out;
 }

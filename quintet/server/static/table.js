@@ -15,6 +15,7 @@ import { Game, serverInfo, displayName, whoText, actionText, actionKey, sameActi
 import { Felt, HandView, renderContract, decisionsOf } from "./felt.js";
 import { sheetTable, finalResult, summaryNode } from "./sheet.js";
 import { isLesson, loadGuide, lessonText } from "./learn.js";
+import { Social } from "./social.js"; // social: chat, invites, take-backs, claims, rematch
 
 export function tablePage() {
   fourColourToggle();
@@ -32,6 +33,8 @@ export function tablePage() {
   // A lesson (?learn=1): each decision explained as it comes (learn.js).
   T.lesson = isLesson(tid, params);
   if (T.lesson) loadGuide().then(() => render()).catch(() => { T.lesson = false; });
+  // social: the social section (social.js) gets what table.js does not handle, and each state.
+  let social = null;
   const memo = new Memo();
   const felt = new Felt();
   let myHand = null;
@@ -130,6 +133,7 @@ export function tablePage() {
     if (T.ws && T.ws.readyState === 1) { T.ws.send(JSON.stringify({ id: T.nextId++, ...msg })); return true; }
     return false;
   }
+  social = new Social({ send, tid, T }); // social
   // A dead connection (a laptop asleep, a network change) is noticed by the pings.
   setInterval(() => {
     if (!T.ws || T.ws.readyState !== 1) return;
@@ -194,6 +198,7 @@ export function tablePage() {
         pump();
         break;
       default:
+        if (social) social.onMessage(m); // social
         break;
     }
   }
@@ -255,6 +260,7 @@ export function tablePage() {
     document.body.dataset.seq = `${m.seq}`;
     document.body.dataset.status = m.status;
     render();
+    if (social) social.onState(m); // social: each state as it is shown
   }
 
   // What the hand's last finished trick scored, from its log: Quinto's quints (the
