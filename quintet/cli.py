@@ -29,7 +29,6 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
         "platformdirs",
         "numpy",
         "segno",
-        "markdown_it",
     ),
     "plot": ("matplotlib",),
 }
