@@ -433,6 +433,39 @@ def test_lobby_info_invites_and_unfinished_games_hold_no_cards(
         assert client.get(path).status_code == 200, path
 
 
+def test_a_failed_analysis_says_why_and_starts_again(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An analysis that fails is reported with its reason (not as never started), and a
+    POST starts it again."""
+    import time
+
+    from quintet.server import replay as replay_module
+
+    made = new_table(client, game="quinto", options={"target": 40}, seats=["random"] * 4, seed=3)
+    tid = made["id"]
+    for _ in range(400):
+        if client.get(f"/api/tables/{tid}").json()["status"] == "finished":
+            break
+        time.sleep(0.05)
+
+    def broken(*args: object) -> object:
+        raise RuntimeError("no solver today")
+
+    monkeypatch.setattr(replay_module, "analyze_json", broken)
+    assert client.post(f"/api/games/{tid}/analysis", json={}).status_code == 202
+    for _ in range(200):
+        r = client.get(f"/api/games/{tid}/analysis")
+        if r.status_code == 200:
+            break
+        time.sleep(0.05)
+    # (The pool cannot even send this local function to its worker: it fails all the same.)
+    assert r.json()["status"] == "failed", r.json()
+    assert r.json()["reason"].startswith("it failed ("), r.json()
+    monkeypatch.undo()
+    assert client.post(f"/api/games/{tid}/analysis", json={}).json() == {"status": "running"}
+
+
 def test_a_finished_game_is_listed_replayed_analysed_and_downloaded(client: TestClient) -> None:
     made = new_table(client, game="quinto", options={"target": 40}, seats=["random"] * 4, seed=2)
     tid = made["id"]
@@ -464,6 +497,7 @@ def test_a_finished_game_is_listed_replayed_analysed_and_downloaded(client: Test
         if r.status_code == 200:
             break
         time.sleep(0.1)
+    assert r.json()["status"] != "failed", r.json()  # the reason is said
     assert r.status_code == 200 and "analysis" in r.json(), r.json()
     plays = r.json()["analysis"]["plays"]
     assert plays and any(p["cost"] is not None for p in plays)

@@ -41,7 +41,7 @@ from quintet.server.protocol import MAX_MESSAGE, PROTOCOL_VERSION, error
 from quintet.server.security import CSP, Guard, count_down, origin_allowed, person_of_scope
 from quintet.server.settings import Settings
 from quintet.server.social import RULEBOOK_SIGNALS
-from quintet.server.workers import PoolBusy
+from quintet.server.workers import PoolBusy, SearchTimeout
 
 log = logging.getLogger("quintet.server")
 
@@ -378,6 +378,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if table_id in hub.analyses:
             return JSONResponse({"status": "running"}, status_code=202)
         if not start:
+            failed = hub.analysis_failures.get(table_id)
+            if failed is not None:  # said until it is started again
+                return JSONResponse({"status": "failed", "reason": failed})
             return JSONResponse({"status": "not_started"})
         client = request.client.host if request.client is not None else "?"
         if len(hub.analyses) >= settings.analysis_queue:
@@ -401,15 +404,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await hub.store.write(lambda conn: db.store_analysis(conn, table_id, data))
             except PoolBusy:
                 log.warning("analysis of %s refused: too many waiting", table_id)
+                hub.analysis_failures[table_id] = "the server had too many analyses waiting"
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except SearchTimeout:
+                log.warning("analysis of %s ran past %g s", table_id, settings.analysis_limit)
+                hub.analysis_failures[table_id] = (
+                    f"it ran past the server's limit of {settings.analysis_limit:g} s"
+                )
+            except Exception as e:
                 log.exception("analysis of %s failed", table_id)
+                hub.analysis_failures[table_id] = f"it failed ({type(e).__name__})"
             finally:
                 hub.analyses.pop(table_id, None)
                 count_down(hub.analysis_clients, client)
 
         hub.analysis_clients[client] += 1
+        hub.analysis_failures.pop(table_id, None)
         hub.analyses[table_id] = asyncio.create_task(work())
         return JSONResponse({"status": "running"}, status_code=202)
 
@@ -420,7 +431,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{table_id}/analysis")
     async def read_analysis(table_id: str, request: Request, hub: HubDep) -> Response:
-        """The analysis: 200 done, 202 running, or 200 ``not_started`` (POST starts it)."""
+        """The analysis: 200 done, 202 running, 200 ``failed`` with the reason (POST starts
+        it again), or 200 ``not_started`` (POST starts it)."""
         return await analysis(table_id, request, hub, start=False)
 
     # -------------------------------------------------------------- websocket

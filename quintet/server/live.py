@@ -70,6 +70,8 @@ class Hub(Social, Handlers):
             name="analysis",
         )
         self.analyses: dict[str, asyncio.Task[None]] = {}
+        #: Why the last analysis of a game failed (until it is asked for again).
+        self.analysis_failures: dict[str, str] = {}
         self.analysis_clients: Counter[str] = Counter()  # analyses waiting, by client
         per_minute = 60.0
         self.create_buckets = Buckets(settings.create_rate / per_minute, settings.create_burst)

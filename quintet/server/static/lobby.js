@@ -201,7 +201,7 @@ export async function lobbyPage() {
 // social: a link to the rules in the header.
 function rulesLink() {
   const header = $("header.top");
-  if (header && !$("#rules-link")) header.append(el("span", { class: "spacer" }), el("a", { id: "rules-link", class: "button", href: "/rules" }, "Rules"));
+  if (header && !$("#rules-link") && !$("header.top a[href='/rules']")) header.append(el("span", { class: "spacer" }), el("a", { id: "rules-link", class: "button", href: "/rules" }, "Rules"));
 }
 
 // social: who deals first, who is quintus first (or "by auction", or "after the draw"), the series.

@@ -149,6 +149,7 @@ export class Social {
 
   // The end screen (the final summary, drawn by table.js) gets the rematch button too.
   endScreen(show, made) {
+    this.lastEnd = { show, made };
     const buttons = document.querySelector("#summary-body .buttons");
     const old = document.querySelector("#rematch-end");
     if (!show || !buttons) { if (old) old.remove(); return; }
@@ -160,6 +161,12 @@ export class Social {
       ? el("a", { id: "rematch-end", class: "button primary", href: link, "data-kind": "link" }, "Go to the rematch")
       : el("button", { type: "button", id: "rematch-end", class: "primary", "data-kind": "button", onclick: () => this.send({ type: "rematch" }) }, "Rematch: the same seats again");
     buttons.prepend(node);
+  }
+
+  // table.js draws the summary again (after the last trick's pause, or when it
+  // changes): the rematch button goes back in.
+  refreshEnd() {
+    if (this.lastEnd) this.endScreen(this.lastEnd.show, this.lastEnd.made);
   }
 
   renderQuestion(q, me) {

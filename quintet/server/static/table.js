@@ -744,6 +744,7 @@ export function tablePage() {
         if (ready && waiting.length) buttons.append(el("span", { class: "muted", text: `waiting for ${waiting.map((s) => s.name).join(", ")}` }));
       } else buttons.append(el("span", { class: "muted", text: "The next hand is dealt when the players are ready." }));
       $(".deal-h", body).before(buttons);
+      if (social) social.refreshEnd(); // social: the rematch button on the end screen
     }
     if (wasHidden) { const b = $("#summary-next") || $("#record-link"); if (b) b.focus(); }
   }
