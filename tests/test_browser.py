@@ -228,6 +228,8 @@ def play(
         if hint:
             page.keyboard.press("h")
             page.wait_for_selector("#hinttext:has-text('Hint')")
+            # The hint says why: "Hint: play the Q♠ (Enter) — <the bot's reason>."
+            assert " — " in page.locator("#hinttext").inner_text()
             page.keyboard.press("Enter")
             done["hints"] += 1
         elif cards.count():

@@ -345,6 +345,11 @@ def test_hint_and_next_refusals(client: TestClient, seated: Seated) -> None:
     send(seated.ws[turn], {"type": "hint", "id": "h1"})
     m = until(seated.ws[turn], "hint")
     assert m["ref"] == "h1" and m["action"]["seat"] == turn
+    # The hint says why, in the hint bot's words (pimc: its choice's value over its deals;
+    # the heuristic, when pimc fails: its rule).
+    assert isinstance(m["reason"], str) and len(m["reason"]) > 20, m
+    if m["level"] == "pimc":
+        assert " over " in m["reason"] and "deals" in m["reason"], m
     expect_error(seated.ws[turn], {"type": "next"}, "not_ready")
     expect_error(seated.spectator, {"type": "next"}, "not_player")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from quintet.actions import Action
-from quintet.bots import BotView, make_bot
+from quintet.bots import BotView, explain, make_bot
 from quintet.game import GameState
 
 
@@ -25,6 +25,19 @@ def decide(spec: str, state: GameState, seat: int, seed: str, kind: str) -> Acti
     if kind == "signal":
         return bot.signal(view)
     return bot.act(view)
+
+
+def advise(
+    spec: str, state: GameState, seat: int, seed: str, kind: str
+) -> tuple[Action | None, str | None]:
+    """Return :func:`decide`'s answer and the bot's reason in one sentence (a hint).
+
+    The reason is the bot's own (:func:`quintet.bots.explain`): the heuristic's rule,
+    pimc's value of the choice over its deals; None when the bot gives none.
+    """
+    bot = make_bot(spec)
+    view = BotView.of(state, seat, random.Random(seed))
+    return explain(bot, view, signal_only=kind == "signal")
 
 
 def warm_up() -> None:

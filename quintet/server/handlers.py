@@ -71,6 +71,17 @@ class Handlers:
             spec: str | None = None,
         ) -> tuple[Action | None, str | None]: ...
 
+        async def run_hint(
+            self,
+            owner: str,
+            level: str,
+            state: GameState,
+            seat: int,
+            seed: str,
+            kind: str,
+            spec: str | None = None,
+        ) -> tuple[Action | None, str | None, str | None]: ...
+
     async def handle(self, conn: Conn, text: str) -> None:
         """Answer one client message; errors go to this connection only."""
         msg: ClientMessage | None = None
@@ -385,7 +396,9 @@ class Handlers:
 
         async def work() -> None:
             try:
-                a, failure = await self.run_bot(owner, level, state, seat, seed, kind, spec)
+                a, reason, failure = await self.run_hint(
+                    owner, level, state, seat, seed, kind, spec
+                )
             except Exception:
                 log.exception("connection %d: hint failed", conn.id)
                 conn.send(error("server_error", None, msg.id))
@@ -398,8 +411,8 @@ class Handlers:
                     "connection %d: the %s hint %s: the heuristic's", conn.id, level, failure
                 )
                 used = "heuristic"
-            if a is None:
-                a = state.legal_actions(seat)[0] if kind == "act" else None
+            if a is None and kind == "act":
+                a, reason = state.legal_actions(seat)[0], None
             out: JSON = {
                 "type": "hint",
                 "ref": msg.id,
@@ -412,6 +425,7 @@ class Handlers:
                 out.update({"action": None, "text": "no signal"})
             else:
                 out.update(views.action_text(seat, a))
+            out["reason"] = reason  # the bot's why, in one sentence (None: it gives none)
             conn.send(out)
 
         conn.hint_task = asyncio.create_task(work(), name=f"hint-{conn.id}")

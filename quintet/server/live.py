@@ -28,7 +28,7 @@ from quintet.errors import InvalidOptionError, QuintetError
 from quintet.game import GameState
 from quintet.games import find_game
 from quintet.server import db
-from quintet.server.botjobs import decide, warm_up
+from quintet.server.botjobs import advise, decide, warm_up
 from quintet.server.conn import Conn
 from quintet.server.db import SeatRow, Store, TableRow
 from quintet.server.handlers import Handlers, fit_for, parse_client_action
@@ -202,20 +202,55 @@ class Hub(Social, Handlers):
         replaced by the heuristic for this decision. ``spec`` (the operator's, never a
         client's) replaces the level's bot, as the hint's budget does.
         """
+        (a, _), failure = await self._run(owner, level, state, seat, seed, kind, spec, False)
+        return a, failure
+
+    async def run_hint(
+        self,
+        owner: str,
+        level: str,
+        state: GameState,
+        seat: int,
+        seed: str,
+        kind: str,
+        spec: str | None = None,
+    ) -> tuple[Action | None, str | None, str | None]:
+        """Return :meth:`run_bot`'s decision with the bot's reason for it (a hint's
+        "why", :func:`~quintet.server.botjobs.advise`), then the failure if any."""
+        (a, reason), failure = await self._run(owner, level, state, seat, seed, kind, spec, True)
+        return a, reason, failure
+
+    async def _run(
+        self,
+        owner: str,
+        level: str,
+        state: GameState,
+        seat: int,
+        seed: str,
+        kind: str,
+        spec: str | None,
+        why: bool,
+    ) -> tuple[tuple[Action | None, str | None], str | None]:
+        """Run :func:`decide` (or :func:`advise`, ``why``) as :meth:`run_bot` says."""
         if spec is None:
             spec = self.levels.get(level, "heuristic")
         loop = asyncio.get_running_loop()
         failure: str | None = None
+
+        def answer(value: Any) -> tuple[Action | None, str | None]:
+            return (value[0], value[1]) if why else (value, None)
+
+        job = advise if why else decide
         try:
             if spec.split(":")[0] in SEARCH_LEVELS:
-                res = await self.search_pool.run(owner, decide, spec, state, seat, seed, kind)
-                a: Action | None = res.value
+                res = await self.search_pool.run(owner, job, spec, state, seat, seed, kind)
+                out = answer(res.value)
             else:
-                a = await loop.run_in_executor(None, decide, spec, state, seat, seed, kind)
-            if a is None and kind == "act":
+                out = answer(await loop.run_in_executor(None, job, spec, state, seat, seed, kind))
+            if out[0] is None and kind == "act":
                 failure = "gave no action"
             else:
-                return a, None
+                return out, None
         except SearchTimeout:
             failure = f"took longer than {self.settings.search_limit:g} s"
         except (SearchFailed, PoolBusy) as e:
@@ -225,8 +260,8 @@ class Hub(Social, Handlers):
         except Exception as e:
             log.exception("bot %s failed", level)
             failure = f"failed ({type(e).__name__})"
-        a = await loop.run_in_executor(None, decide, "heuristic", state, seat, seed, kind)
-        return a, failure
+        value = await loop.run_in_executor(None, job, "heuristic", state, seat, seed, kind)
+        return answer(value), failure
 
     # -------------------------------------------------------------- tables
 

@@ -624,6 +624,8 @@ export function tablePage() {
     if (T.hint && hintHolds(T.hint, st)) {
       const a = T.hint.action;
       hint = a ? `Hint: ${a.type === "play" ? `play the ${Cards.name(a.card)}` : actionText(a)} (Enter)` : "Hint: no signal now";
+      // The hint bot's reason, in one sentence (its rule, or its value over its deals).
+      if (T.hint.reason) hint += ` — ${T.hint.reason}.`;
     }
     setText($("#hinttext"), hint);
   }
