@@ -519,6 +519,15 @@ def arena_cmd(
     help="The analysis's node limit per position (about 3 CPU seconds); a position needing "
     "more is left unsolved.",
 )
+@click.option(
+    "--set",
+    "set_items",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Any other limit of docs/server.md's settings: chat_length=300, chat_rate=0.5, "
+    "turn_seconds_min=10, turn_seconds_max=600, claim_nodes=300000, lobby_idle_after=900... "
+    "(repeatable).",
+)
 @click.option("--sweep-every", type=click.FloatRange(min=0.05), default=60.0, hidden=True)
 @click.option("--allow-seed", is_flag=True, hidden=True, help="Tests: tables may set a seed.")
 @click.option(
@@ -545,6 +554,7 @@ def serve_cmd(
     max_connections: int,
     abandon_after: float,
     analysis_nodes: int,
+    set_items: tuple[str, ...],
     sweep_every: float,
     allow_seed: bool,
     echo: bool,
@@ -559,7 +569,7 @@ def serve_cmd(
     from quintet.errors import InvalidOptionError
     from quintet.server import Settings, run
     from quintet.server.db import default_db_url
-    from quintet.server.settings import parse_level
+    from quintet.server.settings import apply_settings, parse_level
 
     try:
         levels = dict(parse_level(t) for t in bot_levels)
@@ -585,6 +595,7 @@ def serve_cmd(
         )
         if search_workers is not None:
             settings.search_workers = search_workers
+        apply_settings(settings, set_items)
         settings.check()
     except InvalidOptionError as e:
         raise click.UsageError(str(e)) from None

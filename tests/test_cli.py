@@ -372,3 +372,27 @@ def test_version() -> None:
     result = run("--version")
     assert result.exit_code == 0
     assert result.stdout.strip()
+
+
+def test_serve_sets_any_limit_by_name_and_refuses_a_bad_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`quintet serve --set NAME=VALUE`: the operator sets the chat, clock and claim
+    limits (every limit is the operator's, never a client's); a bad name or value is a
+    usage error naming it, and nothing starts."""
+    import quintet.server as server
+
+    started: list[Any] = []
+    monkeypatch.setattr(server, "run", lambda settings, **kw: started.append(settings))
+    args = ["serve", "--db", "sqlite://", "--set", "chat_length=120", "--set", "claim-nodes=5000"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert started[0].chat_length == 120 and started[0].claim_nodes == 5000
+    for bad, message in (
+        ("chat_length=long", "chat_length takes a whole number, not 'long'"),
+        ("no_such=1", "no setting 'no_such'"),
+        ("levels=x", "levels is set by its own option"),
+    ):
+        result = CliRunner().invoke(main, ["serve", "--db", "sqlite://", "--set", bad])
+        assert result.exit_code == 2 and message in result.output, result.output
+    assert len(started) == 1

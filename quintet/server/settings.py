@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from quintet.errors import InvalidOptionError
 
@@ -182,6 +182,44 @@ class Settings:
             raise InvalidOptionError("search_workers must be at least 1")
         if self.hint_level not in self.offered_levels():
             raise InvalidOptionError(f"hint level {self.hint_level!r} is not an offered level")
+
+
+def apply_settings(settings: Settings, items: tuple[str, ...]) -> None:
+    """Set ``NAME=VALUE`` items (``quintet serve --set``) on ``settings``, each read as
+    its field's type (int, float, bool, text).
+
+    Raises:
+        InvalidOptionError: an unknown name, a field that is not a number, flag or text,
+            or a value that is not of the field's type.
+    """
+    kinds = {f.name: f.type for f in fields(settings)}
+    for item in items:
+        name, sep, raw = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not name:
+            raise InvalidOptionError(f"--set {item!r}: give NAME=VALUE")
+        kind = kinds.get(name)
+        if kind is None:
+            raise InvalidOptionError(f"--set {item!r}: no setting {name!r}")
+        kind = str(kind)
+        if kind not in ("bool", "int", "float", "str"):
+            raise InvalidOptionError(f"--set {item!r}: {name} is set by its own option")
+        value: object
+        try:
+            if kind == "bool":
+                if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                    raise ValueError(raw)
+                value = raw.lower() in ("true", "1", "yes")
+            elif kind == "int":
+                value = int(raw)
+            elif kind == "float":
+                value = float(raw)
+            else:
+                value = raw
+        except ValueError:
+            what = {"bool": "true or false", "int": "a whole number", "float": "a number"}[kind]
+            raise InvalidOptionError(f"--set {item!r}: {name} takes {what}, not {raw!r}") from None
+        setattr(settings, name, value)
 
 
 def parse_level(text: str) -> tuple[str, str]:
