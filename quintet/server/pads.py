@@ -17,6 +17,7 @@ request's.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import re
 import secrets
@@ -26,6 +27,8 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from quintet.cards import cards_str
+from quintet.games import find_game
 from quintet.pad import Pad, PadError, new_pad, pad_from_json
 from quintet.pad.sheets import export
 from quintet.server import db
@@ -115,6 +118,19 @@ def seat_labels(pad: Pad[Any]) -> list[str]:
     return [pad.seat_label(s) for s in range(pad.SEATS)]
 
 
+@functools.lru_cache(maxsize=256)
+def _blank_offers(key: str) -> dict[str, Any]:
+    doc = json.loads(key)
+    offers: dict[str, Any] = pad_from_json(doc).view()["offers"]
+    return offers
+
+
+def blank_offers(pad: Pad[Any]) -> dict[str, Any]:
+    """Return what a fresh hand of this pad's kind offers (every choice; corrections use it)."""
+    doc = pad.to_json() | {"entries": []}
+    return _blank_offers(json.dumps(doc, sort_keys=True))
+
+
 def router(settings: Settings, static: Any) -> APIRouter:
     """Return the pad page and API routes, bounded by ``settings``."""
     r = APIRouter()
@@ -173,6 +189,8 @@ def router(settings: Settings, static: Any) -> APIRouter:
             "pad": pad.to_json(),
             "view": pad.view(),
             "seats": seat_labels(pad),
+            "blank_offers": blank_offers(pad),
+            "pack": cards_str(find_game(pad.game).pack).split(),
             "links": links,
             "poll_seconds": settings.pad_poll_seconds,
             "updated_at": row.updated_at.isoformat(),
