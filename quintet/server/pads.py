@@ -297,6 +297,7 @@ def router(settings: Settings, static: Any) -> APIRouter:
                 )
             except PadError as e:
                 raise _refusal(e, "pad") from None
+            doc = checked_doc(pad)
             throttle(create_buckets, request, "new pads")
             t = db.now()
             row = db.PadRow(
@@ -307,7 +308,7 @@ def router(settings: Settings, static: Any) -> APIRouter:
                 title=body.title.strip(),
                 view_key=secrets.token_urlsafe(16),
                 edit_key=secrets.token_urlsafe(16),
-                doc=pad.to_json(),
+                doc=doc,
                 entries=0,
                 version=0,
                 created_at=t,

@@ -115,8 +115,8 @@ class Settings:
     pad_max_chars: int = 200_000
     pad_max_entries: int = 2000
     pads_per_person: int = 200
-    pad_rate: float = 2.0
-    pad_burst: float = 40.0
+    pad_rate: float = 5.0
+    pad_burst: float = 100.0
     pad_create_rate: float = 10.0
     pad_create_burst: float = 5.0
     pad_poll_seconds: float = 3.0
