@@ -180,6 +180,7 @@ async function home() {
 // ------------------------------------------------------------------ the pad
 
 function show(state) {
+  if (data && state.id === data.id && state.version < data.version) return; // an older answer
   data = state;
   const v = data.view;
   document.title = `quintet — ${data.title || "score pad"}`;
@@ -195,18 +196,23 @@ async function reload() {
   show(await api("GET", `/api/pads/${padId}`));
 }
 
+let busy = false; // a change on its way: polling waits, so the answer lands first
+
 async function send(method, path, body) {
   say("");
+  busy = true;
   try {
-    show(await api(method, path, { ...body, version: data.version }));
+    const state = await api(method, path, { ...body, version: data.version });
     draft = {};
     editing = null;
-    drawEntry();
+    show(state);
     return true;
   } catch (e) {
     if (e.status === 409) await reload().catch(() => {});
     say(refusalText(e));
     return false;
+  } finally {
+    busy = false;
   }
 }
 
@@ -316,7 +322,7 @@ function quintusPanel(o) {
       if (entry.premiums) { d.court = [...entry.premiums.court]; d.straight = [...entry.premiums.straight]; }
     }
   }
-  const bidding = data.pad.variant !== "base" && o.bidding;
+  const bidding = !!o.bidding;
   const quintus = bidding ? d.bidder : o.quintus ?? (entry ? data.view.hands.find((h) => h.entry === editing)?.quintus : null);
   const names = quintus == null ? ["the quintus", "the first team", "the second team"]
     : [`quintus ${seat(quintus)}`, teamName(quintus, 0), teamName(quintus, 1)];
@@ -331,7 +337,10 @@ function quintusPanel(o) {
       el("div", { class: "step", id: "bid" }, el("span", { class: "what" }, "Bid"),
         button("−", () => { d.bid = Math.max(o.bids[0], d.bid - 2); redraw(); }, { "aria-label": "bid 2 less", id: "bid-down" }),
         el("output", { id: "bid-value" }, String(d.bid)),
-        button("+", () => { d.bid = Math.min(o.bids[1], d.bid + 2); redraw(); }, { "aria-label": "bid 2 more", id: "bid-up" })),
+        button("+", () => { d.bid = Math.min(o.bids[1], d.bid + 2); redraw(); }, { "aria-label": "bid 2 more", id: "bid-up" }),
+        el("select", { id: "bid-select", "aria-label": "bid", onchange: (ev) => { d.bid = Number(ev.target.value); redraw(); } },
+          ...Array.from({ length: (o.bids[1] - o.bids[0]) / 2 + 1 }, (_, k) => o.bids[0] + 2 * k).map((b) =>
+            el("option", { value: String(b), ...(b === d.bid ? { selected: "" } : {}) }, String(b))))),
       el("div", { class: "choice-row", id: "bidder", role: "group", "aria-label": "bidder" },
         ...data.seats.map((name, s) => toggle(name, d.bidder === s, () => { d.bidder = s; redraw(); }, { "data-seat": String(s) }))),
       button("Void hand: all five passed", () => addEntry({ type: "void" }), { id: "void" }));
@@ -572,10 +581,11 @@ function drawShare() {
 }
 
 async function poll() {
+  if (busy) return;
   try {
     const v = await api("GET", `/api/pads/${padId}/version`);
     $("#live").textContent = `Live: checked ${new Date().toLocaleTimeString()}`;
-    if (v.version !== data.version) {
+    if (v.version !== data.version && !busy) {
       const keep = editing;
       await reload();
       if (keep != null && keep < data.pad.entries.length) editing = keep;
