@@ -412,7 +412,7 @@ const PANELS = { quinto: quintoPanel, quintus: quintusPanel };
 function describe(e) {
   if (!e) return "";
   switch (e.type) {
-    case "doubling": return doublingWords(e).toLowerCase();
+    case "doubling": return doublingWords(e);
     case "quint": return `${sideName(e.side)}: ${e.quints.map(cardLabel).join(", ")}`;
     case "broken": return `pair broken: ${cardLabel(e.pair)}`;
     case "cachette": return `cachette to ${sideName(e.side)}${e.quints.length ? " with " + e.quints.map(cardLabel).join(", ") : ""}`;
@@ -424,7 +424,9 @@ function describe(e) {
       if (e.nil !== "none") parts.push(`${NIL_WORDS[e.nil]}${e.nil_failed != null ? (e.nil_failed ? " failed" : " made") : ""}`);
       if (e.points) parts.push(`card points ${e.points.map((x) => x ?? "?").join(" / ")}`);
       if (e.cards) parts.push(`cards ${e.cards.map((p) => p ? p.length : "rest").join(" / ")}`);
-      if (e.premiums) parts.push(`premiums ${JSON.stringify(e.premiums)}`);
+      if (e.premiums) {
+        parts.push(`premiums: courts ${e.premiums.court.join("/")}, straights ${e.premiums.straight.join("/")}`);
+      }
       return parts.join(", ");
     }
     default: return JSON.stringify(e);
@@ -466,22 +468,28 @@ function quintoSheet(v) {
   const out = [];
   for (const g of v.games) {
     const rows = g.hands.map((h) => {
-      const q = [0, 1].map((s) => h.quints.filter((x) => x.side === s).map((x) => `${x.name} ${x.value}`).join(", "));
-      const cach = h.cachette ? `${initials(gameInfo().partnerships[h.cachette.side])}${h.cachette.quints.length ? " " + h.cachette.quints.map((x) => `${x.name} ${x.value}`).join(", ") : ""}` : "";
-      const dbl = h.multiplier > 1 ? `×${h.multiplier} (${initials(gameInfo().partnerships[h.doubled_by])})` : "";
-      return el("tr", { "data-hand": String(h.number) }, num(h.number + 1), cell(seat(h.dealer)), cell(dbl), cell(q[0]), cell(q[1]), cell(cach),
-        cell(h.tricks ? `${h.tricks.join("–")} (${h.trick_points.join("–")})` : (h.ended_by ? "game ended" : "")),
-        num(h.score[0]), num(h.score[1]));
+      const quints = (s) => h.quints.filter((x) => x.side === s).map((x) => el("div", {}, `${x.name} ${x.value}`));
+      const side = (s) => initials(gameInfo().partnerships[s]);
+      const about = [`${seat(h.dealer)} deals`];
+      if (h.multiplier > 1) about.push(`×${h.multiplier} (${side(h.doubled_by)} doubled)`);
+      if (h.cachette) {
+        about.push(`cachette ${side(h.cachette.side)}` +
+          h.cachette.quints.map((x) => ` ${x.name} ${x.value}`).join(","));
+      }
+      if (h.tricks) about.push(`tricks ${h.tricks.join("–")} (${h.trick_points.join("–")})`);
+      if (h.ended_by) about.push("game won by a quint");
+      return el("tr", { "data-hand": String(h.number) }, num(h.number + 1),
+        cell(about.map((t) => el("div", {}, t))),
+        ...[0, 1].map((s) => num([...quints(s), el("strong", {}, String(h.score[s]))])));
     });
     const result = g.winner != null ? `${sideName(g.winner)} win` : "in play";
-    rows.push(el("tr", { class: "result", "data-game-result": String(g.index) }, cell(`Game ${g.index + 1}: ${result}`, { colspan: "7" }),
+    rows.push(el("tr", { class: "result", "data-game-result": String(g.index) }, cell(`Game ${g.index + 1}: ${result}`, { colspan: "2" }),
       num(g.score[0], { "data-score": "0" }), num(g.score[1], { "data-score": "1" })));
     out.push(el("div", { class: "sheet-wrap" }, el("table", { class: "pad-sheet", "data-game": String(g.index) },
       el("caption", {}, `Game ${g.index + 1}${g.lone_seat != null ? `, ${seat(g.lone_seat)} alone` : ""}` +
         (g.start.some(Boolean) ? ` (starting ${g.start.join("–")})` : "") + `, to ${v.target}`),
-      el("thead", {}, el("tr", {}, ...["Hand", "Deals", "Doubled", `${initials(gameInfo().partnerships[0])} quints`,
-        `${initials(gameInfo().partnerships[1])} quints`, "Cachette", "Tricks (points)",
-        initials(gameInfo().partnerships[0]), initials(gameInfo().partnerships[1])].map((t) => el("th", {}, t)))),
+      el("thead", {}, el("tr", {}, ...["#", "Hand", initials(gameInfo().partnerships[0]),
+        initials(gameInfo().partnerships[1])].map((t) => el("th", {}, t)))),
       el("tbody", {}, ...rows))));
   }
   if (v.rubber) {
@@ -535,20 +543,21 @@ function quintusSheet(v) {
   for (const h of v.hands) {
     const contract = h.void ? "void" : [h.bid != null ? `${h.bid}` : "", TRUMP_WORDS[h.trump] || h.trump,
       h.nil && h.nil !== "none" ? `${NIL_WORDS[h.nil]}${h.nil_failed ? " failed" : ""}` : ""].filter(Boolean).join(", ");
-    rows.push(el("tr", { "data-hand": String(h.number) }, num(h.number + 1), cell(seat(h.dealer)),
-      cell(h.quintus != null ? seat(h.quintus) : "—"), cell(contract),
-      cell(h.points ? h.points.join(" / ") : ""), cell(h.made == null ? "" : h.made ? "made" : "lost"),
+    const about = [el("strong", {}, h.quintus != null ? seat(h.quintus) : "—"), ` ${contract}`,
+      el("br"), el("span", { class: "small muted" }, `${seat(h.dealer)} deals` +
+        (h.points ? `; points ${h.points.join(" / ")}` : "") + (h.made == null ? "" : h.made ? "; made" : "; lost"))];
+    rows.push(el("tr", { "data-hand": String(h.number) }, num(h.number + 1), cell(about),
       ...seats.map((_, s) => num([`${h.scores[s] > 0 ? "+" : ""}${h.scores[s]}`, el("br"), el("strong", {}, String(h.totals[s]))]))));
     if (h.settlement) {
       rows.push(el("tr", { class: "settlement", "data-settlement": String(h.number) },
-        cell([el("ul", { class: "formula" }, ...h.settlement.formula.map((line) => el("li", {}, line)))], { colspan: String(6 + seats.length) })));
+        cell([el("ul", { class: "formula" }, ...h.settlement.formula.map((line) => el("li", {}, line)))], { colspan: String(2 + seats.length) })));
     }
   }
-  rows.push(el("tr", { class: "result", id: "totals" }, cell(`Totals after ${v.counted} of ${v.session} hands`, { colspan: "6" }),
+  rows.push(el("tr", { class: "result", id: "totals" }, cell(`Totals after ${v.counted} of ${v.session} hands`, { colspan: "2" }),
     ...v.totals.map((t, s) => num(t, { "data-total": String(s) }))));
   return [el("div", { class: "sheet-wrap" }, el("table", { class: "pad-sheet", id: "ledger" },
     el("caption", {}, "Ledger (each hand's score, the running total in bold)"),
-    el("thead", {}, el("tr", {}, ...["Hand", "Deals", "Quintus", "Contract", "Card points", "", ...seats].map((t) => el("th", {}, t)))),
+    el("thead", {}, el("tr", {}, ...["#", "Quintus, contract", ...seats].map((t) => el("th", {}, t)))),
     el("tbody", {}, ...rows)))];
 }
 
