@@ -93,7 +93,7 @@ def test_create_a_pad_and_enter_a_quinto_hand(ann: Person) -> None:
     assert out["pad"]["players"] == ["Ann", "Bob", "Cid", "Dan"]
     assert out["view"]["offers"]["doubling"]  # the first entry may be the doubling
     pid = out["id"]
-    entries = [
+    entries: list[JSON] = [
         {"type": "doubling", "level": "doubled", "by": 1},
         {"type": "quint", "quints": ["5H"], "side": 0},
         {"type": "cachette", "side": 1, "quints": []},
@@ -130,7 +130,7 @@ def test_refusals_carry_the_models_message_and_change_nothing(ann: Person) -> No
     pid = ann.create(game="quinto")["id"]
     assert ann.add(pid, {"type": "quint", "quints": ["5H"], "side": 0}).status_code == 200
     before = ann.call("GET", f"/api/pads/{pid}").json()
-    cases = [
+    cases: list[tuple[JSON, str, str]] = [
         (
             {"type": "quint", "quints": ["5H"], "side": 1},
             "impossible_entry",
