@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_pad import pad_of, quinto_record, quintus_record
 
 from quintet.pad import new_pad, pad_from_json
@@ -423,3 +425,62 @@ def test_the_migration_to_0004_adds_pads_and_keeps_every_table(db_url: str) -> N
     assert "quintet_pads" not in sa.inspect(store.engine).get_table_names()
     store.close()
     assert json.dumps(prow.doc)  # the stored document is plain JSON
+
+
+JSONS = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**20), 10**20) | st.text(max_size=8),
+    lambda kids: (
+        st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4)
+    ),
+    max_leaves=12,
+)
+FIELDS = st.sampled_from(
+    [
+        "type",
+        "quints",
+        "quint",
+        "side",
+        "level",
+        "by",
+        "pair",
+        "tricks",
+        "trump",
+        "nil",
+        "bid",
+        "bidder",
+        "points",
+        "cards",
+        "premiums",
+        "nil_failed",
+    ]
+)
+
+
+_FUZZED: dict[tuple[int, str], tuple[Person, str]] = {}
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    entry=st.dictionaries(FIELDS, JSONS, max_size=5) | JSONS,
+    game=st.sampled_from(["quinto", "quintus"]),
+    method=st.sampled_from(["POST", "PUT"]),
+)
+def test_random_entries_are_never_a_500(
+    client: TestClient, entry: Any, game: str, method: str
+) -> None:
+    key = (id(client), game)
+    if key not in _FUZZED:  # one pad a game (a new pad an example would hit the rate)
+        ann = Person(client)
+        made = ann.create(game=game, variant="bidding" if game == "quintus" else None)
+        _FUZZED[key] = (ann, made["id"])
+    ann, pid = _FUZZED[key]
+    before = ann.call("GET", f"/api/pads/{pid}").json()
+    path = f"/api/pads/{pid}/entries" + ("/0" if method == "PUT" else "")
+    r = ann.call(method, path, {"entry": entry})
+    assert r.status_code in (200, 400, 404, 409, 413, 422), r.text
+    after = ann.call("GET", f"/api/pads/{pid}").json()
+    if r.status_code != 200:
+        assert r.json()["error"]["message"]
+        assert after["version"] == before["version"] and after["pad"] == before["pad"]
