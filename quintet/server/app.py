@@ -32,7 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from quintet.games import games
 from quintet.record import dumps as record_dumps
-from quintet.server import db, pages, replay
+from quintet.server import db, pads, pages, replay
 from quintet.server.conn import Conn
 from quintet.server.db import CLOSED, Store
 from quintet.server.live import FieldError, Hub, LiveTable
@@ -184,6 +184,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return HTMLResponse(docs_html)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(pads.router(settings, STATIC))  # the score pad: /pad, /api/pads
 
     # -------------------------------------------------------------------- API
 

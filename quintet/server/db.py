@@ -159,6 +159,26 @@ analysis_t = sa.Table(
 )
 
 
+# 0004: score pads (quintet.pad documents), each its owner's, shared by link codes.
+pads_t = sa.Table(
+    "quintet_pads",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("owner", sa.String(64), nullable=False),
+    sa.Column("game", sa.String(16), nullable=False),
+    sa.Column("variant", sa.String(16), nullable=False),
+    sa.Column("title", sa.String(80), nullable=False, server_default=""),
+    sa.Column("view_key", sa.String(32), nullable=False),
+    sa.Column("edit_key", sa.String(32), nullable=False),
+    sa.Column("doc", sa.JSON, nullable=False),
+    sa.Column("entries", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("version", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_quintet_pads_owner", "owner"),
+)
+
+
 def now() -> datetime:
     """Return the current time (UTC, aware)."""
     return datetime.now(UTC)
@@ -599,6 +619,109 @@ def store_analysis(conn: Connection, table_id: str, data: Any) -> None:
     """Store (or replace) a table's analysis."""
     conn.execute(analysis_t.delete().where(analysis_t.c.table_id == table_id))
     conn.execute(analysis_t.insert().values(table_id=table_id, data=data, created_at=now()))
+
+
+# ------------------------------------------------------------------------ pads
+
+
+@dataclass
+class PadRow:
+    """A score pad as stored: ``doc`` is its ``quintet.pad`` JSON document."""
+
+    id: str
+    owner: str
+    game: str
+    variant: str
+    title: str
+    view_key: str
+    edit_key: str
+    doc: dict[str, Any]
+    entries: int
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+
+def insert_pad(conn: Connection, row: PadRow) -> None:
+    """Insert a new pad."""
+    conn.execute(
+        pads_t.insert().values(
+            id=row.id,
+            owner=row.owner,
+            game=row.game,
+            variant=row.variant,
+            title=row.title,
+            view_key=row.view_key,
+            edit_key=row.edit_key,
+            doc=row.doc,
+            entries=row.entries,
+            version=row.version,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+        )
+    )
+
+
+def _pad_row(r: Any) -> PadRow:
+    return PadRow(
+        id=r.id,
+        owner=r.owner,
+        game=r.game,
+        variant=r.variant,
+        title=r.title or "",
+        view_key=r.view_key,
+        edit_key=r.edit_key,
+        doc=dict(r.doc),
+        entries=int(r.entries),
+        version=int(r.version),
+        created_at=_utc(r.created_at),
+        updated_at=_utc(r.updated_at),
+    )
+
+
+def load_pad(conn: Connection, pad_id: str) -> PadRow | None:
+    """Return a stored pad, or None."""
+    r = conn.execute(sa.select(pads_t).where(pads_t.c.id == pad_id)).first()
+    return None if r is None else _pad_row(r)
+
+
+def pad_version(conn: Connection, pad_id: str) -> tuple[str, str, str, int] | None:
+    """Return a pad's owner, view key, edit key and version (what polling needs), or None."""
+    q = sa.select(pads_t.c.owner, pads_t.c.view_key, pads_t.c.edit_key, pads_t.c.version)
+    r = conn.execute(q.where(pads_t.c.id == pad_id)).first()
+    return None if r is None else (r.owner, r.view_key, r.edit_key, int(r.version))
+
+
+def update_pad(
+    conn: Connection, pad_id: str, doc: dict[str, Any], entries: int, version: int
+) -> bool:
+    """Store a pad's new document as ``version`` if it is still at ``version - 1``.
+
+    Returns whether it was stored (False: another change came first).
+    """
+    res = conn.execute(
+        pads_t.update()
+        .where(pads_t.c.id == pad_id, pads_t.c.version == version - 1)
+        .values(doc=doc, entries=entries, version=version, updated_at=now())
+    )
+    return bool(res.rowcount == 1)
+
+
+def count_pads(conn: Connection, owner: str) -> int:
+    """Return how many pads a person owns."""
+    q = sa.select(sa.func.count()).select_from(pads_t).where(pads_t.c.owner == owner)
+    return int(conn.execute(q).scalar_one())
+
+
+def list_pads(conn: Connection, owner: str, limit: int = 100) -> list[PadRow]:
+    """Return a person's pads, the last changed first."""
+    q = (
+        sa.select(pads_t)
+        .where(pads_t.c.owner == owner)
+        .order_by(pads_t.c.updated_at.desc(), pads_t.c.id)
+        .limit(limit)
+    )
+    return [_pad_row(r) for r in conn.execute(q)]
 
 
 # ---------------------------------------------------------------------- writer

@@ -108,6 +108,18 @@ class Settings:
     claim_nodes: int = 300_000
     # A rematch or series: the results of the earlier games a table keeps.
     series_keep: int = 20
+    # Score pads (docs/pad.md, "The web pad"): the largest stored document (characters
+    # of its JSON), entries a pad holds, pads one person owns, changes a second per
+    # person and per address (sustained and at once), pads one address may create a
+    # minute (and at once), and how often the page asks whether a pad changed.
+    pad_max_chars: int = 200_000
+    pad_max_entries: int = 2000
+    pads_per_person: int = 200
+    pad_rate: float = 5.0
+    pad_burst: float = 100.0
+    pad_create_rate: float = 10.0
+    pad_create_burst: float = 5.0
+    pad_poll_seconds: float = 3.0
 
     def offered_levels(self) -> dict[str, str]:
         """Return every bot level this server offers: its name -> the bot it makes."""
@@ -164,6 +176,14 @@ class Settings:
             "question_seconds",
             "claim_nodes",
             "turn_seconds_min",
+            "pad_max_chars",
+            "pad_max_entries",
+            "pads_per_person",
+            "pad_rate",
+            "pad_burst",
+            "pad_create_rate",
+            "pad_create_burst",
+            "pad_poll_seconds",
         ):
             if not getattr(self, name) > 0:
                 raise InvalidOptionError(f"{name} must be positive")
