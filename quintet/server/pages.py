@@ -27,6 +27,7 @@ _PAGE = """<!doctype html>
 <header class="top">
   <h1><a href="/">quintet</a></h1><span class="sub">{title}</span>
   <span class="spacer"></span>
+  <a class="pad-link" href="/pad">Score pad</a>
   <a class="back" href="/" id="back">← back to the tables</a>
 </header>
 <main class="rules-page">
