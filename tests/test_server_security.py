@@ -1037,13 +1037,13 @@ def test_the_hint_is_pimcs_with_the_operators_hint_budget(tmp_path: Path) -> Non
         hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
         assert hub.settings.hint_level == "pimc"  # the default
         asked: list[tuple[str, Any]] = []
-        run_bot = hub.run_bot
+        run_hint = hub.run_hint  # a hint's bot says why too (run_bot's decision and reason)
 
         async def spy(owner: str, level: str, *args: Any) -> Any:
             asked.append((level, args[4:]))
-            return await run_bot(owner, level, *args)
+            return await run_hint(owner, level, *args)
 
-        hub.run_bot = spy  # type: ignore[method-assign,assignment]
+        hub.run_hint = spy  # type: ignore[method-assign,assignment]
         hint = _hint_at_a_choice(c)
     assert hint["ref"] == "h" and hint["level"] == "pimc"
     assert hint["action"]["seat"] == 0
@@ -1239,13 +1239,18 @@ def test_a_hint_reaches_only_the_seat_that_asked_and_uses_the_askers_share(
     with make_client(tmp_path, hint_level="pimc", bot_seconds=0.5, search_workers=1) as c:
         hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
         seen: list[str] = []
-        run_bot = hub.run_bot
+        run_bot, run_hint = hub.run_bot, hub.run_hint  # the bots' decisions; the hint's
 
-        async def spy(owner: str, *args: Any) -> Any:
+        async def spy_bot(owner: str, *args: Any) -> Any:
             seen.append(owner)
             return await run_bot(owner, *args)
 
-        hub.run_bot = spy  # type: ignore[method-assign,assignment]
+        async def spy_hint(owner: str, *args: Any) -> Any:
+            seen.append(owner)
+            return await run_hint(owner, *args)
+
+        hub.run_bot = spy_bot  # type: ignore[method-assign,assignment]
+        hub.run_hint = spy_hint  # type: ignore[method-assign,assignment]
         from quintet.server.messages import CreateTable
 
         body = CreateTable.model_validate(

@@ -270,6 +270,8 @@ class QuintoPad(Pad[QuintoSheet]):
     """A Quinto score pad: a rubber (partnership), or dummy games one after another."""
 
     game: ClassVar[str] = "quinto"
+    #: The entry form a front end draws (tricks and quints as they fall): ``view()['form']``.
+    FORM: ClassVar[str] = "quints"
     SEATS: ClassVar[int] = 4
     ENTRY_TYPES: ClassVar[tuple[str, ...]] = ("doubling", "quint", "broken", "cachette", "tricks")
 
@@ -594,6 +596,7 @@ class QuintoPad(Pad[QuintoSheet]):
         w = None if self.dummy else match_winner(results, False)
         return {
             "game": self.game,
+            "form": self.FORM,
             "variant": self.variant,
             "target": self.rules.target,
             "games": games,

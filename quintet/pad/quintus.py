@@ -284,6 +284,9 @@ class QuintusPad(Pad[QuintusSheet]):
     """A Quintus score pad: a session of hands, base game or bidding."""
 
     game: ClassVar[str] = "quintus"
+    #: The entry form a front end draws (a contract, then cards or card points):
+    #: ``view()['form']``.
+    FORM: ClassVar[str] = "points"
     SEATS: ClassVar[int] = SEATS
     ENTRY_TYPES: ClassVar[tuple[str, ...]] = ("hand", "void")
 
@@ -571,6 +574,7 @@ class QuintusPad(Pad[QuintusSheet]):
         sheet = self._computed
         return {
             "game": self.game,
+            "form": self.FORM,
             "variant": self.variant,
             "hands": [h.to_json() for h in sheet.hands],
             "totals": sheet.totals,

@@ -95,8 +95,8 @@ function sideName(side) {
   return initials(seats) + names;
 }
 
-function teamName(quintus, team) {
-  return "team " + gameInfo().teams_of[quintus][team].map(seat).join(" & ");
+function teamName(lone, team) {
+  return "team " + gameInfo().teams_of[lone][team].map(seat).join(" & ");
 }
 
 // --------------------------------------------------------------- start page
@@ -236,7 +236,7 @@ function drawEntry() {
   if (o.over && editing == null) {
     kids.push(el("p", { class: "status" }, o.over));
   } else {
-    kids.push(...PANELS[data.pad.game](editing == null ? o : data.blank_offers));
+    kids.push(...PANELS[data.view.form](editing == null ? o : data.blank_offers));
   }
   if (data.pad.entries.length && editing == null) {
     kids.push(button("Undo the last entry", () => send("POST", `/api/pads/${padId}/undo`, {}), { id: "undo" }));
@@ -245,7 +245,7 @@ function drawEntry() {
 }
 
 // Quinto: the doubling, quints as they fall, the cachette, the tricks.
-function quintoPanel(o) {
+function quintsPanel(o) {
   const out = [];
   const kind = editing != null ? data.pad.entries[editing].type : null;
   const want = (t) => kind == null || kind === t;
@@ -304,7 +304,7 @@ function doublingWords(d) {
 }
 
 // Quintus: the contract (or the quintus), trump, nil, the cards or the card points, premiums.
-function quintusPanel(o) {
+function pointsPanel(o) {
   const d = draft;
   const entry = editing != null ? data.pad.entries[editing] : null;
   if (!d.ready) {
@@ -323,9 +323,9 @@ function quintusPanel(o) {
     }
   }
   const bidding = !!o.bidding;
-  const quintus = bidding ? d.bidder : o.quintus ?? (entry ? data.view.hands.find((h) => h.entry === editing)?.quintus : null);
-  const names = quintus == null ? ["the quintus", "the first team", "the second team"]
-    : [`quintus ${seat(quintus)}`, teamName(quintus, 0), teamName(quintus, 1)];
+  const lone = bidding ? d.bidder : o.quintus ?? (entry ? data.view.hands.find((h) => h.entry === editing)?.quintus : null);
+  const names = lone == null ? ["the quintus", "the first team", "the second team"]
+    : [`quintus ${seat(lone)}`, teamName(lone, 0), teamName(lone, 1)];
   const out = [];
   const redraw = () => drawEntry();
   if (editing == null) {
@@ -387,12 +387,12 @@ function quintusPanel(o) {
         button("−", () => { d[kind][s] = Math.max(0, d[kind][s] - 1); redraw(); }, { "aria-label": `${kind} ${name} one less` }),
         el("output", {}, String(d[kind][s])),
         button("+", () => { d[kind][s] += 1; redraw(); }, { "aria-label": `${kind} ${name} one more` }))))));
-  out.push(button(editing != null ? `Correct entry ${editing + 1}` : "Enter the hand", () => addEntry(quintusEntry(d, bidding)),
+  out.push(button(editing != null ? `Correct entry ${editing + 1}` : "Enter the hand", () => addEntry(pointsEntry(d, bidding)),
     { class: "primary big", id: "enter-hand" }));
   return out;
 }
 
-function quintusEntry(d, bidding) {
+function pointsEntry(d, bidding) {
   const e = { type: "hand", trump: d.trump, nil: d.nil };
   if (bidding) { e.bid = d.bid; e.bidder = d.bidder; }
   if (d.mode === "points") {
@@ -405,7 +405,7 @@ function quintusEntry(d, bidding) {
   return e;
 }
 
-const PANELS = { quinto: quintoPanel, quintus: quintusPanel };
+const PANELS = { quints: quintsPanel, points: pointsPanel }; // by the view's form
 
 // ------------------------------------------------------------------ entries
 
@@ -464,7 +464,7 @@ function drawEntries() {
 function cell(text, attrs = {}) { return el("td", attrs, ...(Array.isArray(text) ? text : [String(text ?? "")])); }
 function num(x, attrs = {}) { return cell(x ?? "", { class: "num", ...attrs }); }
 
-function quintoSheet(v) {
+function quintsSheet(v) {
   const out = [];
   for (const g of v.games) {
     const rows = g.hands.map((h) => {
@@ -505,7 +505,7 @@ function quintoSheet(v) {
   return out;
 }
 
-function quintoBoard(v) {
+function quintsBoard(v) {
   // The cribbage board of the current game: a track of 40 holes a side, each hole
   // target/40 points, the front peg at the score and the back peg at the hand before.
   const g = v.games[v.games.length - 1];
@@ -537,7 +537,7 @@ function quintoBoard(v) {
   return [box];
 }
 
-function quintusSheet(v) {
+function pointsSheet(v) {
   const seats = data.seats;
   const rows = [];
   for (const h of v.hands) {
@@ -561,12 +561,12 @@ function quintusSheet(v) {
     el("tbody", {}, ...rows)))];
 }
 
-const SHEETS = { quinto: quintoSheet, quintus: quintusSheet };
-const BOARDS = { quinto: quintoBoard, quintus: () => [] };
+const SHEETS = { quints: quintsSheet, points: pointsSheet };
+const BOARDS = { quints: quintsBoard, points: () => [] };
 
 function drawSheets() {
-  $("#board").replaceChildren(...BOARDS[data.pad.game](data.view));
-  $("#sheet").replaceChildren(...SHEETS[data.pad.game](data.view));
+  $("#board").replaceChildren(...BOARDS[data.view.form](data.view));
+  $("#sheet").replaceChildren(...SHEETS[data.view.form](data.view));
 }
 
 function drawShare() {
