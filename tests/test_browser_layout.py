@@ -23,16 +23,16 @@ from typing import Any
 import pytest
 from test_browser import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     WAIT_MS,
-    _unavailable,
+    browser,
     finished_game,
 )
 
 from quintet.cards import parse_card
 from quintet.server.testing import ServerProcess
 from quintet.tui.render import hand_order
+
+__all__ = ["browser"]  # the shared Chromium fixture (test_browser's), used by name
 
 try:
     from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
@@ -49,23 +49,6 @@ VARIANTS = [
     ("quintus", "base"),
     ("quintus", "bidding"),
 ]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    import os
-    from pathlib import Path
-
-    if sync_playwright is None:
-        _unavailable("the playwright package is not installed (pip install -e '.[dev]')")
-    if not (Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)):
-        _unavailable(f"Debian's chromium is not at {CHROMIUM}")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture(scope="module")

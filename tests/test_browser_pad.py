@@ -9,7 +9,6 @@ model's totals. Screenshots: ``test-artifacts/pad-*.png``.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Iterator
@@ -17,13 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, _unavailable, shot
+from test_browser import WAIT_MS, browser, shot
 from test_pad import pad_of, quinto_record, quintus_record
 
 from quintet.pad import PadError, new_pad
 from quintet.pad.fromrecord import pad_entries
 from quintet.server import Settings, create_app
 from quintet.server.testing import free_port
+
+__all__ = ["browser"]  # the shared Chromium fixture (test_browser's), used by name
 
 try:
     from playwright.sync_api import Browser, Page, sync_playwright
@@ -32,20 +33,6 @@ except ImportError:  # pragma: no cover - the dev extra installs it
 
 PHONE = {"width": 390, "height": 844}
 JSON = dict[str, Any]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if sync_playwright is None:
-        _unavailable("the playwright package is not installed (pip install -e '.[dev]')")
-    if not (Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)):
-        _unavailable(f"Debian's chromium is not at {CHROMIUM}")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture(scope="module")

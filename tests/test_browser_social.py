@@ -12,18 +12,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from test_browser import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     MY_MOVE,
     WAIT_MS,
-    _unavailable,
+    browser,
     create_table,
     play,
     seq,
@@ -35,6 +32,8 @@ from quintet.server.claims import check_claim, claimable
 from quintet.server.testing import ServerProcess, person_cookie
 from quintet.table import Table
 
+__all__ = ["browser"]  # the shared Chromium fixture (test_browser's), used by name
+
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
@@ -42,20 +41,6 @@ try:
     from playwright.sync_api import Browser, Page, sync_playwright
 except ImportError:  # pragma: no cover - the browser fixture says why it skips
     sync_playwright = None  # type: ignore[assignment]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if sync_playwright is None:
-        _unavailable("the playwright package is not installed (pip install -e '.[dev]')")
-    if not Path(CHROMIUM).is_file():
-        _unavailable(f"Debian's chromium is not at {CHROMIUM}")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture(scope="module")
