@@ -373,10 +373,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         t = await over_table(request, hub, table_id)
         if isinstance(t, Response):
             return t
+        # Whether it runs is read before the stored analysis: the job stores its result
+        # before it leaves hub.analyses, so a job gone by then has its result in the store.
+        running = table_id in hub.analyses
         stored = await hub.store.read(lambda conn: db.load_analysis(conn, table_id))
         if stored is not None:
             return JSONResponse({"status": "done", "analysis": stored})
-        if table_id in hub.analyses:
+        if running or table_id in hub.analyses:
             return JSONResponse({"status": "running"}, status_code=202)
         if not start:
             failed = hub.analysis_failures.get(table_id)
