@@ -406,7 +406,7 @@ def test_the_migration_to_0004_adds_pads_and_keeps_every_table(db_url: str) -> N
             )
     assert "quintet_pads" not in sa.inspect(store.engine).get_table_names()
     store.migrate()
-    assert schema_revision(store.engine) == "0004"
+    assert schema_revision(store.engine) == db.HEAD_REVISION
     row = store.run_sync(lambda conn: db.load_table(conn, "old"))
     assert row is not None and row.title == "kept" and row.first_dealer == 2
     assert [s.invite for s in row.seats] == ["inv0", "inv1", "inv2", "inv3"]

@@ -33,6 +33,8 @@ from sqlalchemy.engine import Connection, Engine
 log = logging.getLogger("quintet.server")
 
 metadata = sa.MetaData()
+#: The newest migration (quintet/server/migrations/versions).
+HEAD_REVISION = "0005"
 
 tables_t = sa.Table(
     "quintet_tables",
@@ -58,6 +60,7 @@ tables_t = sa.Table(
     # social settings (turn clock, signal meanings, the draw, its series, its rematch).
     sa.Column("first_dealer", sa.Integer, nullable=False, server_default="0"),
     sa.Column("social", sa.JSON, nullable=True),
+    sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),  # 0005
     sa.Index("ix_quintet_tables_status", "status"),
 )
 
@@ -176,6 +179,88 @@ pads_t = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     sa.Index("ix_quintet_pads_owner", "owner"),
+)
+
+# 0005: accounts (docs/server.md, "Accounts"). An account acts as one person id
+# (``person``): the guest's id it was made from, so a guest's games stay its own, or a new
+# one. Names are unique by ``name_key`` (the name case-folded).
+accounts_t = sa.Table(
+    "quintet_accounts",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("name_key", sa.String(40), nullable=False, unique=True),
+    sa.Column("password_hash", sa.String(256), nullable=False),
+    sa.Column("person", sa.String(64), nullable=False, unique=True),
+    sa.Column("disabled", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("last_seen_at", sa.DateTime(timezone=True), nullable=True),
+)
+
+
+def _account_ref(name: str = "account_id", primary_key: bool = True) -> sa.Column[str]:
+    """A column naming an account: its rows go with the account."""
+    return sa.Column(
+        name,
+        sa.String(32),
+        sa.ForeignKey("quintet_accounts.id", ondelete="CASCADE"),
+        primary_key=primary_key,
+    )
+
+
+# A session is kept only as the SHA-256 of its cookie.
+sessions_t = sa.Table(
+    "quintet_sessions",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    _account_ref(primary_key=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("last_seen_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_quintet_sessions_account", "account_id"),
+)
+
+# A rating per account, game and variant (an OpenSkill mu and sigma).
+ratings_t = sa.Table(
+    "quintet_ratings",
+    metadata,
+    _account_ref(),
+    sa.Column("game", sa.String(16), primary_key=True),
+    sa.Column("variant", sa.String(16), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# One finished table as one person played it (by person id, so a guest's games count
+# once the guest becomes an account): the figures of the profile's statistics, and for
+# a rated table the rating before and after.
+results_t = sa.Table(
+    "quintet_results",
+    metadata,
+    _table_ref(),
+    sa.Column("person", sa.String(64), primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("game", sa.String(16), nullable=False),
+    sa.Column("variant", sa.String(16), nullable=False),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("won", sa.Boolean, nullable=True),
+    sa.Column("hands", sa.Integer, nullable=False),
+    sa.Column("points", sa.Float, nullable=False),
+    sa.Column("stats", sa.JSON, nullable=False),
+    sa.Column("rating", sa.JSON, nullable=True),
+    sa.Index("ix_quintet_results_person", "person", "finished_at"),
+)
+
+# A friendship is asked by one account and is one when both have asked.
+friends_t = sa.Table(
+    "quintet_friends",
+    metadata,
+    _account_ref(),
+    _account_ref("friend_id"),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_quintet_friends_friend", "friend_id"),
 )
 
 

@@ -120,6 +120,24 @@ class Settings:
     pad_create_rate: float = 10.0
     pad_create_burst: float = 5.0
     pad_poll_seconds: float = 3.0
+    # Accounts (docs/server.md, "Accounts"): a session lasts session_days from log-in and
+    # ends after session_idle_days unused; a name or an address gets login_failures wrong
+    # passwords per login_window seconds (then 429 until the window passes); passwords
+    # are password_min to password_max characters; sign-ups per address per hour.
+    accounts: bool = True
+    session_days: float = 30.0
+    session_idle_days: float = 7.0
+    login_failures: int = 5
+    login_window: float = 300.0
+    password_min: int = 8
+    password_max: int = 200
+    signups_per_hour: float = 10.0
+    # Friends: friendships (asked or made) an account may have; friend invites a minute.
+    max_friends: int = 200
+    friend_invite_rate: float = 10.0
+    # Ratings: whether tables may be rated; games shown on a leaderboard page at most.
+    rated_tables: bool = True
+    leaderboard_limit: int = 100
 
     def offered_levels(self) -> dict[str, str]:
         """Return every bot level this server offers: its name -> the bot it makes."""
@@ -184,9 +202,20 @@ class Settings:
             "pad_create_rate",
             "pad_create_burst",
             "pad_poll_seconds",
+            "session_days",
+            "session_idle_days",
+            "login_failures",
+            "login_window",
+            "password_min",
+            "signups_per_hour",
+            "max_friends",
+            "friend_invite_rate",
+            "leaderboard_limit",
         ):
             if not getattr(self, name) > 0:
                 raise InvalidOptionError(f"{name} must be positive")
+        if self.password_max < self.password_min:
+            raise InvalidOptionError("password_max must be at least password_min")
         if not self.hint_budget() > 0:
             raise InvalidOptionError("hint_seconds must be positive")
         budget = max(self.bot_seconds, self.hint_budget())
