@@ -785,15 +785,17 @@ def list_accounts(conn: Connection, t: datetime | None = None) -> list[dict[str,
     ]
 
 
-def set_disabled(conn: Connection, name: str, disabled: bool) -> Account | None:
-    """Disable (its sessions end) or enable the account ``name``; None if there is none."""
+def set_disabled(conn: Connection, name: str, disabled: bool) -> tuple[Account, int] | None:
+    """Disable (its sessions end) or enable the account ``name``.
+
+    Returns the account and how many sessions ended, or None if there is no such account.
+    """
     r = _row_by_name(conn, name)
     if r is None:
         return None
     conn.execute(accounts_t.update().where(accounts_t.c.id == r.id).values(disabled=disabled))
-    if disabled:
-        _end_sessions(conn, r.id)
-    return _account(r)
+    ended = _end_sessions(conn, r.id) if disabled else 0
+    return _account(r), ended
 
 
 def delete_account(conn: Connection, name: str) -> dict[str, int] | None:
@@ -814,8 +816,15 @@ def delete_account(conn: Connection, name: str) -> dict[str, int] | None:
     gone = {
         "sessions": count(sessions_t, sessions_t.c.account_id == r.id),
         "ratings": count(ratings_t, ratings_t.c.account_id == r.id),
-        "friends": count(
-            friends_t, sa.or_(friends_t.c.account_id == r.id, friends_t.c.friend_id == r.id)
+        "friends": len(
+            {
+                f.account_id if f.friend_id == r.id else f.friend_id
+                for f in conn.execute(
+                    sa.select(friends_t).where(
+                        sa.or_(friends_t.c.account_id == r.id, friends_t.c.friend_id == r.id)
+                    )
+                )
+            }
         ),
         "results": int(
             conn.execute(results_t.delete().where(results_t.c.person == r.person)).rowcount
