@@ -10,6 +10,7 @@ same code).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -646,3 +647,44 @@ def test_a_sign_up_from_a_browser_without_cookies_gets_one_new_guest_cookie(
     t = create_table(b, join={"seat": 0, "name": "Guest"})  # a guest of its own now
     row = server.sql(lambda c: db.load_table(c, t["id"]))
     assert row.creator != person and row.creator == person_id(b.jar["quintet_person"])
+
+
+def test_wrong_passwords_sent_at_once_cannot_pass_the_limit(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'a.db'}"
+
+    async def main() -> list[str]:
+        store = db.Store(url)
+        store.migrate()
+        store.start()
+        svc = accounts.Accounts(Settings(db_url=url, **CHEAP))
+        await svc.sign_up(store, "Ann", PASSWORD, None, "10.9.0.1")
+
+        async def attempt(i: int) -> str:
+            try:
+                await svc.log_in(store, "Ann", f"guess {i}", f"10.9.1.{i}", None)
+            except accounts.AccountRefused as e:
+                return e.code
+            return "signed in"
+
+        codes = await asyncio.gather(*(attempt(i) for i in range(12)))
+        store.close()
+        return list(codes)
+
+    codes = asyncio.run(main())
+    assert sorted(codes) == ["bad_login"] * 5 + ["too_many_attempts"] * 7
+
+
+def test_the_throttle_forgets_keys_out_of_the_window_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(accounts, "THROTTLE_MAX", 10)
+    th = accounts.Throttle(limit=2, window=60.0)
+    for i in range(9):
+        th.fail(f"old{i}", 0.0)
+    th.fail("victim", 100.0)
+    th.fail("victim", 100.0)
+    th.fail("new", 100.0)  # one key too many: the old ones, out of the window, go
+    assert th.wait("victim", 101.0) == 59.0  # and the victim's count stays
+    assert len(th._failures) == 2
+    th.unfail("victim", 100.0)
+    assert th.wait("victim", 101.0) == 0.0

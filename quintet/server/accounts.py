@@ -316,7 +316,12 @@ class Throttle:
         q.append(now)
         self._failures[key] = q  # the most recently failed last
         if len(self._failures) > THROTTLE_MAX:
-            self._failures.pop(next(iter(self._failures)))
+            # Keys whose failures are all out of the window first, then the oldest (to
+            # nine tenths, so that the next such sweep is far).
+            for k in [k for k, v in self._failures.items() if v[-1] <= now - self.window]:
+                del self._failures[k]
+            while len(self._failures) > THROTTLE_MAX * 9 // 10:
+                self._failures.pop(next(iter(self._failures)))
 
     def unfail(self, key: str, now: float) -> None:
         """Take back the failure counted at ``now`` (the attempt succeeded)."""
