@@ -22,6 +22,8 @@ import pytest
 import sqlalchemy as sa
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import WebSocketTestSession
 from test_server_storage import _postgres
 
@@ -688,3 +690,53 @@ def test_the_throttle_forgets_keys_out_of_the_window_first(
     assert len(th._failures) == 2
     th.unfail("victim", 100.0)
     assert th.wait("victim", 101.0) == 0.0
+
+
+# ------------------------------------------------------------------ bad input
+
+_JSONS = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.text(max_size=30)
+    | st.sampled_from(["Ann", PASSWORD, "\ud800", "a" * 300]),
+    lambda kids: (
+        st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=8), kids, max_size=3)
+    ),
+    max_leaves=8,
+)
+_FIELDS = st.sampled_from(["name", "password", "old", "new", "extra"])
+_ENDPOINTS = ["signup", "login", "logout", "password"]
+
+
+@pytest.fixture(scope="module")
+def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with ExitStack() as stack:
+        url = f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'a.db'}"
+        server = make_server(stack, url, login_failures=10**6, signups_per_hour=10**6)
+        server.browser().sign_up("Ann")
+        yield server
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    body=st.dictionaries(_FIELDS, _JSONS, max_size=4) | _JSONS,
+    endpoint=st.sampled_from(_ENDPOINTS),
+    signed_in=st.booleans(),
+    session=st.text(alphabet="abcXYZ019_-=;, ", max_size=50) | st.none(),
+)
+def test_random_bodies_and_cookies_are_never_a_500(
+    fuzzed: Server, body: Any, endpoint: str, signed_in: bool, session: str | None
+) -> None:
+    b = fuzzed.browser()
+    if signed_in:
+        assert b.log_in("Ann").status_code == 200
+    elif session is not None:
+        b.jar["quintet_session"] = session
+    r = b.post(f"/api/account/{endpoint}", body)
+    assert r.status_code < 500, r.text
+    if r.status_code >= 400:
+        assert set(r.json()["error"]) >= {"code", "message"}
+    assert b.get("/api/account").status_code == 200
