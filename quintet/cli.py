@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import sys
+from collections.abc import Iterator
+from typing import Any
 
 import click
 
@@ -787,6 +790,168 @@ def pad_cmd(
     from quintet.tui.pad import run_pad
 
     run_pad(pad, path)
+
+
+# ----------------------------------------------------------------------------- admin
+
+
+def _db_option(f: Any) -> Any:
+    return click.option(
+        "--db",
+        "db_url",
+        default=None,
+        help="The server's database URL (default: quintet serve's, "
+        "sqlite:///<user data dir>/quintet.db).",
+    )(f)
+
+
+@contextlib.contextmanager
+def _admin_db(db_url: str | None) -> Iterator[Any]:
+    """Open the server's database, upgraded to the newest schema, in one transaction."""
+    need_extra("serve", "quintet admin")
+    from quintet.server import db
+
+    url = db_url or db.default_db_url()
+    shown = url.split("@")[-1] if "@" in url else url
+    engine = db.make_engine(url)
+    try:
+        try:
+            db.migrate(engine)
+        except Exception as e:
+            raise click.ClickException(f"cannot open the database {shown}: {e}") from None
+        with engine.begin() as conn:
+            yield conn
+    finally:
+        engine.dispose()
+
+
+def _no_account(name: str) -> click.ClickException:
+    return click.ClickException(f"no account is named {name!r} (see quintet admin accounts list)")
+
+
+@main.group("admin")
+def admin_cmd() -> None:
+    """Look after a server's database (the one quintet serve uses): its accounts."""
+
+
+@admin_cmd.group("accounts")
+def accounts_cmd() -> None:
+    """List, disable, enable, delete and export accounts (docs/server.md, "Accounts")."""
+
+
+@accounts_cmd.command("list")
+@_db_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON list.")
+def accounts_list_cmd(db_url: str | None, as_json: bool) -> None:
+    """List the accounts by name: when made and last seen (UTC), live sessions, status."""
+    from quintet.server.accounts import list_accounts
+
+    with _admin_db(db_url) as conn:
+        rows = list_accounts(conn)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    if not rows:
+        click.echo("no accounts")
+        return
+
+    def day(t: str | None) -> str:
+        return "-" if t is None else t[:16].replace("T", " ")
+
+    click.echo(f"{'name':20}  {'created':16}  {'last seen':16}  sessions  status")
+    for r in rows:
+        status = "disabled" if r["disabled"] else "active"
+        click.echo(
+            f"{r['name']:20}  {day(r['created_at']):16}  {day(r['last_seen_at']):16}  "
+            f"{r['sessions']:8}  {status}"
+        )
+
+
+@accounts_cmd.command("disable")
+@click.argument("name")
+@_db_option
+def accounts_disable_cmd(name: str, db_url: str | None) -> None:
+    """Disable the account NAME: it cannot log in, and its sessions end.
+
+    A running server notices within its session_cache_seconds (30 s).
+    """
+    from quintet.server.accounts import set_disabled
+
+    with _admin_db(db_url) as conn:
+        done = set_disabled(conn, name, True)
+    if done is None:
+        raise _no_account(name)
+    account, ended = done
+    click.echo(f"disabled {account.name} ({ended} sessions ended)")
+
+
+@accounts_cmd.command("enable")
+@click.argument("name")
+@_db_option
+def accounts_enable_cmd(name: str, db_url: str | None) -> None:
+    """Enable the account NAME again (it logs in anew)."""
+    from quintet.server.accounts import set_disabled
+
+    with _admin_db(db_url) as conn:
+        done = set_disabled(conn, name, False)
+    if done is None:
+        raise _no_account(name)
+    click.echo(f"enabled {done[0].name}")
+
+
+@accounts_cmd.command("delete")
+@click.argument("name")
+@_db_option
+@click.option("--yes", is_flag=True, help="Do not ask first.")
+def accounts_delete_cmd(name: str, db_url: str | None, yes: bool) -> None:
+    """Delete the account NAME with its sessions, ratings, friendships, results and pads.
+
+    The tables it played stay (other people played them too), its seats' names as they
+    were typed.
+    """
+    from quintet.server.accounts import delete_account, export_account
+
+    with _admin_db(db_url) as conn:
+        if export_account(conn, name) is None:
+            raise _no_account(name)
+    if not yes:
+        click.confirm(f"Delete the account {name} and everything stored of it?", abort=True)
+    with _admin_db(db_url) as conn:
+        gone = delete_account(conn, name)
+    if gone is None:
+        raise _no_account(name)
+    counts = ", ".join(f"{n} {what}" for what, n in gone.items())
+    click.echo(f"deleted {name} ({counts}); the tables it played stay")
+
+
+@accounts_cmd.command("export")
+@click.argument("name")
+@_db_option
+@click.option(
+    "-o", "--output", "output", default=None, help="Write to this file (default: stdout)."
+)
+def accounts_export_cmd(name: str, db_url: str | None, output: str | None) -> None:
+    """Print everything stored about the account NAME as JSON (never a password hash).
+
+    The account, its sessions' dates, ratings, results, friends, the tables it played
+    (seat, name, result) and its score pads.
+    """
+    from quintet.server.accounts import export_account
+
+    with _admin_db(db_url) as conn:
+        data = export_account(conn, name)
+    if data is None:
+        raise _no_account(name)
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {output}: {e.strerror}") from None
+    click.echo(f"wrote {output}")
 
 
 if __name__ == "__main__":  # pragma: no cover
