@@ -294,9 +294,6 @@ def router(settings: Settings) -> APIRouter:
                 continue
             await st.write(functools.partial(results.insert_missing, rows=rows))
 
-    def page(limit: int, offset: int, most: int) -> tuple[int, int]:
-        return min(limit, most), offset
-
     # ------------------------------------------------------------------ pages
 
     @r.get("/players/{name}", include_in_schema=False)
@@ -346,11 +343,11 @@ def router(settings: Settings) -> APIRouter:
             return _no_player()
         await fill(request, acc.person)
         mine = person_of_scope(request.scope) == acc.person
-        n, off = page(limit, offset, settings.history_limit)
+        n = min(limit, settings.history_limit)
         games, total = await store(request).read(
-            lambda conn: history(conn, acc.person, mine, n, off)
+            lambda conn: history(conn, acc.person, mine, n, offset)
         )
-        return JSONResponse({"games": games, "total": total, "offset": off, "limit": n})
+        return JSONResponse({"games": games, "total": total, "offset": offset, "limit": n})
 
     @r.get("/api/leaderboard")
     async def ranking(
@@ -369,9 +366,9 @@ def router(settings: Settings) -> APIRouter:
             v = info.variant(variant).name
         except InvalidOptionError as e:
             return _error(422, "invalid", str(e), "variant")
-        n, off = page(limit, offset, settings.leaderboard_limit)
+        n = min(limit, settings.leaderboard_limit)
         rows, total = await store(request).read(
-            lambda conn: leaderboard(conn, info.name, v, n, off)
+            lambda conn: leaderboard(conn, info.name, v, n, offset)
         )
         bots = [
             {"level": level, **ratings.rating_json(mu, sigma)}
@@ -383,7 +380,7 @@ def router(settings: Settings) -> APIRouter:
                 "variant": v,
                 "players": rows,
                 "total": total,
-                "offset": off,
+                "offset": offset,
                 "limit": n,
                 "bots": bots,
             }

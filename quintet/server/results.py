@@ -31,6 +31,7 @@ stored actions to fill them in (the profile does, when first asked).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -46,6 +47,8 @@ from quintet.table import Preview, Table
 
 if TYPE_CHECKING:
     from quintet.server.livetable import LiveTable
+
+log = logging.getLogger("quintet.server")
 
 JSON = dict[str, Any]
 
@@ -236,13 +239,18 @@ def finish_job(t: LiveTable, preview: Preview, when: datetime) -> Callable[[Conn
 
     The figures are computed now, from the match as ``preview`` will leave it (the
     preview's own way: the hand put in place for a moment); the job, run in the
-    transaction of the table's last action, reads and writes only the rows.
+    transaction of the table's last action, reads and writes only the rows. Should the
+    figures fail (a bug), the table finishes without results rather than not at all; a
+    profile asked later fills them in from the record, unrated.
     """
     match: Any = t.table.match
     hands = match.hands
     hands[-1] = preview.state
     try:
         per_seat = seat_results(match)
+    except Exception:  # a bug here must not keep the table from finishing
+        log.exception("table %s: its results could not be worked out", t.id)
+        return lambda conn: None
     finally:
         hands[-1] = preview.before
     table_id, game, variant, lone = t.id, t.game, t.variant, t.lone_seat
