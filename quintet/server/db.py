@@ -399,6 +399,7 @@ class TableRow:
     #: Changes of play lost to take-backs (actions taken back, and each take-back).
     lost_seq: int = 0
     takebacks: int = 0
+    rated: bool = False  # 0005: a rated table (docs/server.md, "Ratings and history")
 
 
 def insert_table(conn: Connection, row: TableRow) -> None:
@@ -422,6 +423,7 @@ def insert_table(conn: Connection, row: TableRow) -> None:
             creator=row.creator,
             first_dealer=row.first_dealer,
             social=row.social or None,
+            rated=row.rated,
         )
     )
     conn.execute(
@@ -560,6 +562,7 @@ def _table_row(r: Any, seats: list[SeatRow], actions: list[tuple[int, int, int]]
         last_active=updated if last is None else max(_utc(last), updated),
         first_dealer=int(r.first_dealer or 0),
         social=dict(r.social or {}),
+        rated=bool(r.rated),
     )
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from quintet.actions import Action, action_from_json, parse_action
 from quintet.errors import InvalidActionError
 from quintet.game import GameState, IllegalReason, Observation
-from quintet.server import views
+from quintet.server import ratings, views
 from quintet.server.conn import Conn
 from quintet.server.db import SeatRow
 from quintet.server.livetable import LiveTable
@@ -183,6 +183,8 @@ class Handlers:
             raise ProtocolError("no_table", f"no table has the id {msg.table[:40]!r}")
         if msg.token is not None and t.seat_of_token(msg.token) is None:
             raise ProtocolError("bad_token")
+        if msg.token is not None and t.rated and not t.closed:
+            await ratings.seat_account(t, conn.person)  # rated: accounts only
         self.detach(conn)
         async with t.lock:
             seat = None
@@ -232,6 +234,8 @@ class Handlers:
         seat = msg.seat
         if conn.seat is not None:
             raise ProtocolError("already_seated", "leave your seat first")
+        # A rated table's seats are taken by accounts, under the account's name.
+        name = (await ratings.seat_account(t, conn.person)).name if t.rated else msg.name
         async with t.lock:
             if conn.seat is not None or conn.table is not t:
                 raise ProtocolError("already_seated", "leave your seat first")
@@ -253,9 +257,9 @@ class Handlers:
                 raise ProtocolError("bad_invite", why)
             token = secrets.token_urlsafe(24)
             tok = hash_token(token)
-            new = SeatRow(seat, "person", None, msg.name, tok, row.invite, conn.person)
+            new = SeatRow(seat, "person", None, name, tok, row.invite, conn.person)
             before = f"the {row.level} bot" if row.kind == "bot" else row.name
-            text = f"{msg.name} takes over {t.label(seat)}" + (f" from {before}" if before else "")
+            text = f"{name} takes over {t.label(seat)}" + (f" from {before}" if before else "")
             notice = t.notice(seat, "seat", text) if row.person != conn.person else None
             await t.save_seat(new, holder=first, notice=notice)
             self._take_over(t, seat, conn)
@@ -299,6 +303,8 @@ class Handlers:
             level = self.check_level(msg.level or "heuristic", "level")
         except FieldError as e:
             raise ProtocolError("bad_level", e.message) from None
+        if t.rated:
+            ratings.check_rated_level(t, level)
         async with t.lock:
             self._seated(conn, t)
             if t.closed:

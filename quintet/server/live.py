@@ -27,7 +27,7 @@ from quintet.actions import Action
 from quintet.errors import InvalidOptionError, QuintetError
 from quintet.game import GameState
 from quintet.games import find_game
-from quintet.server import db
+from quintet.server import db, ratings
 from quintet.server.botjobs import advise, decide, warm_up
 from quintet.server.conn import Conn
 from quintet.server.db import SeatRow, Store, TableRow
@@ -350,6 +350,7 @@ class Hub(Social, Handlers):
                 seats.append(SeatRow(i, "bot", level, f"{level} bot", None, invite))
             else:
                 seats.append(SeatRow(i, "open", None, None, None, invite))
+        account = await self.check_rated(body, person, seats) if body.rated else None
         token = None
         holders: dict[str, int] = {}
         if body.join is not None:
@@ -357,8 +358,9 @@ class Hub(Social, Handlers):
             if not 0 <= js < n or seats[js].kind == "dummy":
                 raise FieldError("join.seat", f"seat {js} cannot be taken")
             token = secrets.token_urlsafe(24)
+            name = body.join.name if account is None else account.name  # rated: the account's
             seats[js] = SeatRow(
-                js, "person", None, body.join.name, hash_token(token), seats[js].invite, person
+                js, "person", None, name, hash_token(token), seats[js].invite, person
             )
             holders[person] = js
         social = self.social_options(body, info)
@@ -385,6 +387,7 @@ class Hub(Social, Handlers):
             creator=person,
             holders=holders,
             social=social,
+            rated=body.rated,
         )
         t = await self.insert_table(row, keys, client)
         out: JSON = {
@@ -407,6 +410,35 @@ class Hub(Social, Handlers):
             out["token"] = token
             out["seat"] = body.join.seat if body.join is not None else None
         return out
+
+    async def check_rated(
+        self, body: CreateTable, person: str, seats: list[SeatRow]
+    ) -> ratings.AccountRow:
+        """Check that a rated table may be made: return its creator's account.
+
+        The server rates tables (``rated_tables``), the creator is signed in, and every
+        bot seat is a level with a published rating (:func:`ratings.rated_levels`).
+
+        Raises:
+            FieldError: naming ``rated`` or the bot's seat.
+        """
+        if not self.settings.rated_tables:
+            raise FieldError("rated", "this server has no rated tables")
+        account = await ratings.signed_in(self.store, person)
+        if account is None:
+            raise FieldError("rated", "sign in to create a rated table", 403, "rated_needs_account")
+        ok = ratings.rated_levels(body.game, self.levels)
+        for s in seats:
+            if s.kind == "bot" and s.level not in ok:
+                where = f"seats[{s.seat}]"
+                if body.seats is not None and not isinstance(body.seats[s.seat], str):
+                    where += ".level"
+                raise FieldError(
+                    where,
+                    f"a rated table's bots are levels with a published rating "
+                    f"({', '.join(ok)}), not {s.level!r}",
+                )
+        return account
 
     def check_create_limits(self, person: str, client: str | None) -> list[str]:
         """Check that ``person`` (from ``client``) may create a table now; return their keys.

@@ -21,7 +21,7 @@ from quintet.actions import MELD_COURT, MELD_STRAIGHT, Action, action_str, actio
 from quintet.game import GameState, Observation
 from quintet.games import find_game
 from quintet.record import Record, record_from_match, score
-from quintet.server import db, social, views
+from quintet.server import db, results, social, views
 from quintet.server.conn import Conn
 from quintet.server.db import CLOSED, ChatLine, Notice, SeatRow, TableRow
 from quintet.server.protocol import PROTOCOL_VERSION, dumps
@@ -52,6 +52,7 @@ class LiveTable:
         self.status = row.status
         self.view_key = row.view_key
         self.creator = row.creator
+        self.rated = row.rated  # its result changes its players' ratings (ratings.py)
         #: Every person who has held a seat of this table: person id -> seat.
         self.holders: dict[str, int] = dict(row.holders)
         self.notices: list[Notice] = list(row.notices)
@@ -276,6 +277,7 @@ class LiveTable:
             "dummy_seat": self.dummy_seat,
             "num_seats": self.num_seats,
             "public": self.public,
+            "rated": self.rated,
             **social.config_json(self),
         }
 
@@ -525,6 +527,8 @@ class LiveTable:
         seq = self.seq
         table_id = self.id
         finished = db.now()
+        # The players' results (and a rated table's ratings), stored with the last action.
+        write_results = results.finish_job(self, preview, finished) if over else None
 
         def job(conn: Any) -> None:
             db.insert_action(conn, table_id, seq, hand, seat, a)
@@ -532,6 +536,8 @@ class LiveTable:
                 db.update_table(
                     conn, table_id, status="finished", result=result, finished_at=finished
                 )
+            if write_results is not None:
+                write_results(conn)
 
         await self.hub.store.write(job)
         self.table.commit(preview)

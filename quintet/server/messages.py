@@ -351,6 +351,10 @@ class CreateTable(_Body):
     signals: Annotated[
         dict[Annotated[Text, Field(max_length=16)], Meaning], Field(max_length=8)
     ] = Field(default_factory=dict)
+    #: A rated table (docs/server.md, "Ratings and history"): its person seats are taken
+    #: by accounts only, its bots are levels with a published rating, and its result
+    #: changes the players' ratings. Refused where the server rates no tables.
+    rated: StrictBool = False
 
 
 __all__ = [

@@ -50,6 +50,7 @@ ERRORS: Final = {
     "bad_invite": "the invite code is wrong (a private table needs one)",
     "bad_name": "a display name is 1 to 40 printable characters",
     "already_seated": "one person plays one seat of a table: this person holds or held another",
+    "rated_needs_account": "sign in to sit at a rated table",
     "no_person": "this connection has no person cookie: open a page of this site first",
     "busy": "the server is still working on your last request",
     "full": "the table has as many spectators as it can take",

@@ -149,6 +149,10 @@ class Settings:
     # Ratings: whether tables may be rated; games shown on a leaderboard page at most.
     rated_tables: bool = True
     leaderboard_limit: int = 100
+    # History: games on a page of a player's history at most; tables finished before
+    # results were kept whose results one profile request fills in at most.
+    history_limit: int = 50
+    results_fill: int = 100
 
     def offered_levels(self) -> dict[str, str]:
         """Return every bot level this server offers: its name -> the bot it makes."""
@@ -227,6 +231,8 @@ class Settings:
             "max_friends",
             "friend_invite_rate",
             "leaderboard_limit",
+            "history_limit",
+            "results_fill",
         ):
             if not getattr(self, name) > 0:
                 raise InvalidOptionError(f"{name} must be positive")
