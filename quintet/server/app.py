@@ -32,7 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from quintet.games import games
 from quintet.record import dumps as record_dumps
-from quintet.server import db, friends, pads, pages, replay
+from quintet.server import accounts, db, friends, pads, pages, replay
 from quintet.server.conn import Conn
 from quintet.server.db import CLOSED, Store
 from quintet.server.live import FieldError, Hub, LiveTable
@@ -185,6 +185,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(pads.router(settings, STATIC))  # the score pad: /pad, /api/pads
+    app.state.accounts = accounts.Accounts(settings)  # sessions: the Guard resolves them
+    app.include_router(accounts.router(settings))  # /api/account: sign-up, log-in, ...
     app.include_router(friends.router(settings))  # /api/friends, /api/tables/{id}/invite
 
     # -------------------------------------------------------------------- API

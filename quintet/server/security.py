@@ -5,6 +5,13 @@
   carries it. The server keeps only :func:`person_id` of it (a SHA-256), so the cookie
   itself is never stored. A person holds at most one seat of a table in a match
   (:mod:`quintet.server.live` enforces it).
+* **Accounts.** A browser signed in to an account (:mod:`quintet.server.accounts`) also
+  carries ``quintet_session``: the :class:`Guard` resolves it and the request or
+  websocket then *is* the account's person (``scope["state"]["person"]``, and
+  ``["account"]``), so every rule keyed by the person applies to the account from any
+  browser. A stale session is as none (a guest), and the answer clears its cookie; a
+  guest cookie whose person became an account's is no guest any more (a new one is
+  given), so an old copy of it is worth nothing.
 * **Origins.** A state-changing request (``POST`` and the like) must be
   ``application/json`` and come from this site or an origin the operator allowed
   (``--allow-origin``); the websocket refuses foreign origins the same way. Requests
@@ -26,12 +33,18 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from http.cookies import SimpleCookie
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from quintet.server.settings import Settings
 
+if TYPE_CHECKING:
+    from quintet.server.accounts import Accounts, Session
+    from quintet.server.db import Store
+
 COOKIE = "quintet_person"
+#: The cookie of a signed-in browser (:mod:`quintet.server.accounts`).
+SESSION_COOKIE = "quintet_session"
 _COOKIE_VALUE = re.compile(r"[A-Za-z0-9_-]{43}")
 COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
 
@@ -78,8 +91,9 @@ def same_code(given: str | None, expected: str | None) -> bool:
     return hmac.compare_digest(given.encode(), expected.encode())
 
 
-def cookie_of(headers: Iterable[tuple[bytes, bytes]]) -> str | None:
-    """Return the well-formed ``quintet_person`` cookie among raw headers, or None."""
+def cookie_of(headers: Iterable[tuple[bytes, bytes]], cookie: str = COOKIE) -> str | None:
+    """Return the well-formed ``cookie`` (``quintet_person``, ``quintet_session``) among
+    raw headers, or None."""
     for name, value in headers:
         if name != b"cookie":
             continue
@@ -88,7 +102,7 @@ def cookie_of(headers: Iterable[tuple[bytes, bytes]]) -> str | None:
             jar.load(value.decode("latin-1"))
         except Exception:  # a malformed Cookie header: no person
             continue
-        morsel = jar.get(COOKIE)
+        morsel = jar.get(cookie)
         if morsel is not None and _COOKIE_VALUE.fullmatch(morsel.value):
             return morsel.value
     return None
@@ -102,6 +116,33 @@ def person_of_scope(scope: Scope) -> str | None:
         return person
     cookie = cookie_of(scope.get("headers") or [])
     return None if cookie is None else person_id(cookie)
+
+
+def set_cookie(scope: Scope, name: str, value: str, max_age: int) -> bytes:
+    """Return a ``Set-Cookie`` value: HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS.
+
+    ``max_age`` 0 with an empty ``value`` clears the cookie.
+    """
+    secure = "; Secure" if scope.get("scheme") in ("https", "wss") else ""
+    return f"{name}={value}; Path=/; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}".encode()
+
+
+def _accounts_of(scope: Scope) -> tuple[Accounts, Store] | None:
+    """Return the app's accounts and store (None before start-up, or in an app without)."""
+    state = getattr(scope.get("app"), "state", None)
+    accounts = getattr(state, "accounts", None)
+    hub = getattr(state, "hub", None)
+    if accounts is None or hub is None:
+        return None
+    return accounts, hub.store
+
+
+def _identify(state: dict[str, Any], guest: str | None, session: Session | None) -> None:
+    """Say in ``scope["state"]`` who the request is: the account's person, or the guest."""
+    state["guest"] = guest  # the browser's own person (a sign-up takes it)
+    state["account"] = None if session is None else session.account
+    state["session"] = None if session is None else session.id
+    state["person"] = guest if session is None else session.account.person
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -137,9 +178,11 @@ def _json_error(status: int, code: str, message: str) -> tuple[int, bytes]:
 
 
 class Guard:
-    """ASGI middleware: the person cookie, origin and body checks, security headers.
+    """ASGI middleware: the person cookie and session, origin and body checks, headers.
 
-    ``csp`` maps a path prefix to its own policy (the OpenAPI page's scripts).
+    ``csp`` maps a path prefix to its own policy (the OpenAPI page's scripts). Sessions
+    are resolved by the app's ``state.accounts`` (:class:`quintet.server.accounts.Accounts`)
+    in the store of ``state.hub``; an app without them has guests only.
     """
 
     def __init__(self, app: ASGIApp, settings: Settings, csp: dict[str, str] | None = None) -> None:
@@ -149,35 +192,49 @@ class Guard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = scope.get("headers") or []
+        state = scope.setdefault("state", {})
+        cookie = cookie_of(headers)
+        session: Session | None = None
+        stale = False
+        found = _accounts_of(scope)
+        if found is not None:
+            accounts, store = found
+            if cookie is not None and await accounts.retired(store, person_id(cookie)):
+                cookie = None  # its person is an account's now: this browser gets a new one
+            token = cookie_of(headers, SESSION_COOKIE)
+            if token is not None:
+                session = await accounts.resolve(store, token)
+                stale = session is None
         if kind == "websocket":
-            scope.setdefault("state", {})["person"] = person_of_scope(scope)
+            _identify(state, None if cookie is None else person_id(cookie), session)
             await self.app(scope, receive, send)
             return
-        if kind != "http":
-            await self.app(scope, receive, send)
-            return
-        cookie = cookie_of(scope.get("headers") or [])
         fresh = cookie is None
         if cookie is None:
             cookie = new_cookie()
-        scope.setdefault("state", {})["person"] = person_id(cookie)
+        _identify(state, person_id(cookie), session)
         path: str = scope.get("path", "")
         csp = next((v for k, v in self.csp.items() if path.startswith(k)), CSP)
         extra = list(_HEADERS)
         extra.append((b"content-security-policy", csp.encode()))
+        cookies: list[tuple[bytes, bytes]] = []
         if fresh:
-            secure = "; Secure" if scope.get("scheme") == "https" else ""
-            extra.append(
-                (
-                    b"set-cookie",
-                    f"{COOKIE}={cookie}; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; "
-                    f"SameSite=Lax{secure}".encode(),
-                )
-            )
+            cookies.append((b"set-cookie", set_cookie(scope, COOKIE, cookie, COOKIE_MAX_AGE)))
+        if stale:
+            cookies.append((b"set-cookie", set_cookie(scope, SESSION_COOKIE, "", 0)))
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *extra]
+                own = message.get("headers", [])
+                # A cookie the answer sets itself (a sign-up's new guest, a log-in's
+                # session) is not overridden by the Guard's.
+                named = {v.split(b"=", 1)[0] for k, v in own if k.lower() == b"set-cookie"}
+                mine = [(k, v) for k, v in cookies if v.split(b"=", 1)[0] not in named]
+                message["headers"] = [*own, *extra, *mine]
             await send(message)
 
         if scope.get("method") in _UNSAFE:

@@ -132,6 +132,17 @@ class Settings:
     password_min: int = 8
     password_max: int = 200
     signups_per_hour: float = 10.0
+    # A resolved session is trusted from memory this long (a log-out or password change
+    # here drops it at once; a `quintet admin` change in another process takes this
+    # long); the newest sessions an account keeps (older ones end at log-in); argon2id's
+    # parameters (RFC 9106's second recommendation; a stored hash made with others is
+    # redone at the next log-in) and how many hashes run at once (each holds its memory).
+    session_cache_seconds: float = 30.0
+    sessions_per_account: int = 20
+    password_time_cost: int = 3
+    password_memory_kib: int = 65536
+    password_parallelism: int = 4
+    password_hashes_at_once: int = 2
     # Friends: friendships (asked or made) an account may have; friend invites a minute.
     max_friends: int = 200
     friend_invite_rate: float = 10.0
@@ -213,6 +224,11 @@ class Settings:
             "login_window",
             "password_min",
             "signups_per_hour",
+            "session_cache_seconds",
+            "sessions_per_account",
+            "password_time_cost",
+            "password_parallelism",
+            "password_hashes_at_once",
             "max_friends",
             "friend_invite_rate",
             "friend_invites_max",
@@ -224,6 +240,10 @@ class Settings:
                 raise InvalidOptionError(f"{name} must be positive")
         if self.password_max < self.password_min:
             raise InvalidOptionError("password_max must be at least password_min")
+        if self.password_memory_kib < 8 * self.password_parallelism:
+            raise InvalidOptionError(
+                "password_memory_kib must be at least 8 times password_parallelism (argon2)"
+            )
         if not self.hint_budget() > 0:
             raise InvalidOptionError("hint_seconds must be positive")
         budget = max(self.bot_seconds, self.hint_budget())
