@@ -1,16 +1,15 @@
 """Friends: asking, friendships, presence and its privacy, and invitations to a seat.
 
-Each test drives the in-process server (FastAPI's test client). Accounts are rows put in
-``quintet_accounts`` directly, each acting as the person id of a browser cookie the test
-sends, so that every request and websocket of that "browser" is the account's. The
-tests that store friendships run on SQLite and on PostgreSQL (skipped without one, as
+Each test drives the in-process server (FastAPI's test client). Each :class:`User` is a
+browser with a cookie jar of its own, signed up through ``/api/account/signup`` (argon2
+at its cheapest), so that its requests and websockets are its account's. The tests that
+store friendships run on SQLite and on PostgreSQL (skipped without one, as
 tests/test_server_storage.py says).
 """
 
 from __future__ import annotations
 
 import json
-import secrets
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -22,14 +21,21 @@ import pytest
 from fastapi.testclient import TestClient
 from test_server_storage import _postgres
 
-from quintet.server import Settings, create_app, db, friends
-from quintet.server.security import new_cookie, person_id
+from quintet.server import Settings, accounts, create_app, db, friends
 
 JSON = dict[str, Any]
+PASSWORD = "correct horse"
+#: argon2id at its cheapest (the tests check friends, not hashing); many sign-ups.
+CHEAP: JSON = {
+    "password_time_cost": 1,
+    "password_memory_kib": 8,
+    "password_parallelism": 1,
+    "signups_per_hour": 10_000,
+}
 
 
 def make_client(url: str, **more: Any) -> TestClient:
-    settings = Settings(db_url=url, bot_delay=0.0, search_workers=1, **more)
+    settings = Settings(db_url=url, bot_delay=0.0, search_workers=1, **(CHEAP | more))
     return TestClient(create_app(settings))
 
 
@@ -65,39 +71,47 @@ def quick_presence(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 class User:
-    """A browser with a cookie of its own, signed in as an account (or a guest)."""
+    """A browser with a cookie jar of its own, signed up as an account (or a guest)."""
 
     def __init__(self, client: TestClient, name: str | None, disabled: bool = False) -> None:
         self.client = client
         self.name = name
-        self.cookie = new_cookie()
-        self.person = person_id(self.cookie)
+        self.jar: dict[str, str] = {}
         if name is not None:
-            row = {
-                "id": secrets.token_hex(16),
-                "name": name,
-                "name_key": name.casefold(),
-                "password_hash": "not a hash: nobody logs in here",
-                "person": self.person,
-                "disabled": disabled,
-                "created_at": db.now(),
-            }
-            hub = client.app.state.hub  # type: ignore[attr-defined]
-            hub.store.run_sync(lambda conn: conn.execute(db.accounts_t.insert().values(**row)))
+            r = self.post("/api/account/signup", {"name": name, "password": PASSWORD})
+            assert r.status_code == 201, r.text
+        if disabled:
+            assert name is not None
+            app: Any = client.app
+            gone = app.state.hub.store.run_sync(lambda c: accounts.set_disabled(c, name, True))
+            app.state.accounts.forget_account(gone.id)
 
     @property
     def headers(self) -> dict[str, str]:
-        return {"cookie": f"quintet_person={self.cookie}"}
+        return {"cookie": "; ".join(f"{k}={v}" for k, v in self.jar.items())}
+
+    def call(self, method: str, path: str, body: JSON | None, **headers: str) -> Any:
+        self.client.cookies.clear()  # this browser's jar is its own
+        kw: JSON = {} if body is None else {"json": body}
+        r = self.client.request(method, path, headers=self.headers | headers, **kw)
+        self.client.cookies.clear()
+        for line in r.headers.get_list("set-cookie"):
+            name, _, rest = line.partition("=")
+            if "Max-Age=0" in line:
+                self.jar.pop(name, None)
+            else:
+                self.jar[name] = rest.split(";")[0]
+        return r
 
     def get(self, path: str) -> Any:
-        return self.client.get(path, headers=self.headers)
+        return self.call("GET", path, None)
 
     def post(self, path: str, body: JSON, **headers: str) -> Any:
-        return self.client.post(path, json=body, headers=self.headers | headers)
+        return self.call("POST", path, body, **headers)
 
     def delete(self, path: str) -> Any:
         # A DELETE is a change: the Guard wants it sent as JSON, as every POST.
-        return self.client.request("DELETE", path, json={}, headers=self.headers)
+        return self.call("DELETE", path, {})
 
     def ask(self, other: User) -> Any:
         return self.post("/api/friends", {"name": other.name})

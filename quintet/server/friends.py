@@ -21,9 +21,8 @@ HTTP API and ``POST /api/tables/{id}/invite``.
   inviter; one goes when its seat is taken, its table starts (if it was made while the
   table waited) or closes, or the friendship ends.
 
-The current account is the Guard's (``scope["state"]["account"]``, a session's); when a
-request has none, the account whose person id is the request's person (the browser it
-was made in before its session existed).
+The current account is the session's (:func:`quintet.server.accounts.account_of_scope`);
+a guest is refused with 401 ``sign_in``.
 """
 
 from __future__ import annotations
@@ -40,8 +39,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Connection
 
 from quintet.server import db
+from quintet.server.accounts import Account, account_by_name, account_of_scope, name_key
 from quintet.server.db import accounts_t, friends_t
-from quintet.server.security import Buckets, person_of_scope
+from quintet.server.security import Buckets
 from quintet.server.settings import Settings
 
 if TYPE_CHECKING:
@@ -59,13 +59,8 @@ NAME_MAX = 40
 SWEEP_SECONDS = 60.0
 
 
-@dataclass(frozen=True)
-class Member:
-    """An account as its friends know it: its id, user name and person id."""
-
-    id: str
-    name: str
-    person: str
+#: An account as its friends know it: its id, user name and person id.
+Member = Account
 
 
 class FriendBody(BaseModel):
@@ -114,33 +109,6 @@ class Refused(Exception):
 # ------------------------------------------------------------------ storage
 
 
-def name_key(name: str) -> str:
-    """Return the form names are compared in (case-folded: ``Ann`` is ``ann``)."""
-    return name.strip().casefold()
-
-
-def _member(r: Any) -> Member:
-    return Member(r.id, r.name, r.person)
-
-
-def _accounts() -> Any:
-    return sa.select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.person).where(
-        accounts_t.c.disabled == sa.false()
-    )
-
-
-def account_by_person(conn: Connection, person: str) -> Member | None:
-    """Return the account (not disabled) that acts as ``person``, or None."""
-    r = conn.execute(_accounts().where(accounts_t.c.person == person)).first()
-    return None if r is None else _member(r)
-
-
-def account_by_name(conn: Connection, name: str) -> Member | None:
-    """Return the account (not disabled) of a user name in any case, or None."""
-    r = conn.execute(_accounts().where(accounts_t.c.name_key == name_key(name))).first()
-    return None if r is None else _member(r)
-
-
 @dataclass
 class Relations:
     """One account's friendships and requests, each side by account."""
@@ -172,6 +140,10 @@ def relations(conn: Connection, me: str, limit: int) -> Relations:
     asked_me = {r.id for r in theirs}
     asked = {r.id for r in mine}
     by_name: Callable[[Member], str] = lambda m: name_key(m.name)  # noqa: E731
+
+    def _member(r: Any) -> Member:
+        return Member(r.id, r.name, r.person)
+
     return Relations(
         friends=sorted((_member(r) for r in mine if r.id in asked_me), key=by_name),
         asked=sorted((_member(r) for r in mine if r.id not in asked_me), key=by_name),
@@ -432,26 +404,20 @@ def router(settings: Settings) -> APIRouter:
         hub: Hub = request.app.state.hub
         return hub
 
-    async def current(request: Request) -> Member:
+    def current(request: Request) -> Member:
         """Return the request's account.
 
         Raises:
             Refused: a guest (401 ``sign_in``).
         """
-        state = request.scope.get("state") or {}
-        acc = state.get("account")
-        if acc is not None:
-            return Member(str(acc.id), str(acc.name), str(acc.person))
-        person = person_of_scope(request.scope)
-        found = None
-        if person is not None:
-            found = await hub_of(request).store.read(lambda c: account_by_person(c, person))
-        if found is None:
+        account = account_of_scope(request.scope)
+        if account is None:
             raise Refused(401, "sign_in", "sign in to have friends")
-        return found
+        return account
 
     async def named(request: Request, name: str, field: str | None) -> Member:
-        found = await hub_of(request).store.read(lambda c: account_by_name(c, name))
+        key = name.strip()
+        found = await hub_of(request).store.read(lambda c: account_by_name(c, key))
         if found is None:
             raise Refused(
                 404, "no_player", f"no player is called {name.strip()[:NAME_MAX]!r}", field
@@ -469,7 +435,7 @@ def router(settings: Settings) -> APIRouter:
         """Your friends (online, and where), the requests both ways, your invitations."""
 
         async def work() -> JSON:
-            me = await current(request)
+            me = current(request)
             hub = hub_of(request)
             presence.saw(me.person)
             rel = await hub.store.read(lambda c: relations(c, me.id, settings.max_friends))
@@ -505,7 +471,7 @@ def router(settings: Settings) -> APIRouter:
         """Ask an account by user name (201); when it asked you too, you are friends."""
 
         async def work() -> JSON:
-            me = await current(request)
+            me = current(request)
             other = await named(request, body.name, "name")
             if other.id == me.id:
                 raise Refused(422, "yourself", "you cannot be your own friend", "name")
@@ -528,7 +494,7 @@ def router(settings: Settings) -> APIRouter:
         """End a friendship, take back your request or refuse theirs (both ways)."""
 
         async def work() -> JSON:
-            me = await current(request)
+            me = current(request)
             if len(name) > NAME_MAX:
                 raise Refused(404, "no_player", "no player has this name")
             other = await named(request, name, None)
@@ -547,7 +513,7 @@ def router(settings: Settings) -> APIRouter:
         """Invite a mutual friend to an open seat or a bot's seat (a player of the table)."""
 
         async def work() -> JSON:
-            me = await current(request)
+            me = current(request)
             hub = hub_of(request)
             token = request.headers.get("x-seat-token")
             t = await hub.get_table(table_id)
@@ -620,7 +586,5 @@ __all__ = [
     "Member",
     "Presence",
     "Refused",
-    "account_by_name",
-    "account_by_person",
     "router",
 ]
