@@ -17,13 +17,20 @@ export async function send(path, body = {}, method = "POST") {
   return { ok: r.ok, status: r.status, body: out };
 }
 
-// The signed-in account ({name, created_at}) or null for a guest.
-export async function currentAccount() {
+// Who this browser is: {account: {name, created_at} or null (a guest), enabled: whether
+// the server has accounts at all}.
+export async function whoAmI() {
   try {
     const r = await fetch("/api/account");
-    if (!r.ok) return null;
-    return (await r.json()).account || null;
-  } catch (e) { return null; }
+    if (!r.ok) return { account: null, enabled: false };
+    const out = await r.json();
+    return { account: out.account || null, enabled: out.accounts !== false };
+  } catch (e) { return { account: null, enabled: true }; }
+}
+
+// The signed-in account ({name, created_at}) or null for a guest.
+export async function currentAccount() {
+  return (await whoAmI()).account;
 }
 
 // An error's words for a person (with the wait of a 429).
@@ -72,15 +79,18 @@ export class Account {
   }
 
   async start() {
-    this.set(await currentAccount());
+    const me = await whoAmI();
+    this.enabled = me.enabled;
+    this.set(me.account);
   }
 
   set(account) {
     const same = this.account !== undefined && JSON.stringify(this.account) === JSON.stringify(account);
     this.account = account;
     const guest = !account;
-    setHidden($("#account-panel"), !guest);
-    setHidden($("#signin-link"), !guest);
+    // A server without accounts: no sign-in box at all.
+    setHidden($("#account-panel"), !guest || this.enabled === false);
+    setHidden($("#signin-link"), !guest || this.enabled === false);
     setHidden(this.menu, guest);
     setHidden(this.panel, guest);
     if (account) {
@@ -102,9 +112,9 @@ export class Account {
     const general = $("#signin-error");
     const go = async (kind) => {
       clearErrors(form);
-      const name = form.elements.name.value.trim();
+      const name = form.elements.username.value.trim();
       const password = form.elements.password.value;
-      if (!name) { setText(fields.name, "Give your user name."); form.elements.name.focus(); return; }
+      if (!name) { setText(fields.name, "Give your user name."); form.elements.username.focus(); return; }
       if (!password) { setText(fields.password, "Give your password."); form.elements.password.focus(); return; }
       for (const b of form.querySelectorAll("button")) b.disabled = true;
       try {
@@ -126,7 +136,7 @@ export class Account {
     $("#signin-link").addEventListener("click", (ev) => {
       ev.preventDefault();
       $("#account-panel").scrollIntoView({ block: "start" });
-      form.elements.name.focus();
+      form.elements.username.focus();
     });
 
     $("#logout-btn").addEventListener("click", async () => {
@@ -159,6 +169,7 @@ export class Account {
       input.removeAttribute("aria-invalid");
       const f = res.body.friend;
       note(f.status === "friends" ? `You and ${f.name} are friends.` : `Asked ${f.name}: you are friends once ${f.name} asks you back.`);
+      this.asked = f.status === "friends" ? null : f.name;
       this.refresh();
     });
   }
@@ -220,6 +231,8 @@ export class Account {
 
   renderFriends(rows) {
     const box = $("#friend-list");
+    // The note "Asked X" is said: X asked back.
+    if (this.asked && rows.some((f) => f.name === this.asked)) { note(""); this.asked = null; }
     const key = JSON.stringify(rows);
     if (box.dataset.key === key) return;
     box.dataset.key = key;

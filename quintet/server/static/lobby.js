@@ -19,6 +19,7 @@ export async function lobbyPage() {
   const account = new Account({ onChange: (acc) => {
     $("#rated-row").hidden = !acc;
     if (!acc) $("#rated").checked = false;
+    if (acc && !form.elements.name.value) form.elements.name.value = acc.name;
   } });
   account.start();
   rulesLink();

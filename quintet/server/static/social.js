@@ -283,8 +283,10 @@ export class Social {
     if (!token || !seats.length) return;
     let data;
     try {
+      const me = await (await fetch("/api/account")).json();
+      if (!me.account) return; // a guest: no friends to invite
       const r = await fetch("/api/friends");
-      if (!r.ok) return; // a guest: no friends to invite
+      if (!r.ok) return;
       data = await r.json();
     } catch (e) { return; }
     if (n !== this.friendInviteN || this.inviteBox.hidden) return;
