@@ -15,10 +15,12 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_server_storage import _postgres
 
 from quintet.server import Settings, accounts, create_app, db, friends
@@ -571,6 +573,55 @@ def test_an_invitation_goes_with_the_friendship(client: TestClient) -> None:
     assert invite(ann, waiting_table(ann), 1, "Bob").status_code == 201
     bob.delete("/api/friends/Ann")
     assert bob.friends()["invites"] == []
+
+
+# ---------------------------------------------------------------- any input
+
+JSONS = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=50),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=10,
+)
+FIELDS = st.sampled_from(["name", "seat", "friend", "x"]) | st.text(max_size=8)
+_PEOPLE: dict[int, tuple[User, User, User, JSON]] = {}
+
+
+@settings(
+    max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    body=st.dictionaries(FIELDS, JSONS, max_size=3) | JSONS,
+    name=st.text(min_size=1, max_size=60),
+    who=st.sampled_from(["account", "guest"]),
+)
+def test_any_body_or_name_is_never_a_500(
+    client: TestClient, body: Any, name: str, who: str
+) -> None:
+    key = id(client)
+    if key not in _PEOPLE:  # one server, its accounts and table for every example
+        ann, bob = User(client, "Ann"), User(client, "Bob")
+        befriend(ann, bob)
+        _PEOPLE[key] = (ann, bob, User(client, None), waiting_table(ann))
+    ann, _, guest, table = _PEOPLE[key]
+    user = ann if who == "account" else guest
+    for r in (
+        user.post("/api/friends", body),
+        user.post(f"/api/tables/{table['id']}/invite", body),
+        user.post("/api/tables/nope/invite", body),
+        user.call("DELETE", "/api/friends/" + quote(name, safe=""), {}),
+        user.post("/api/friends", {"name": name}),
+        user.post(f"/api/tables/{table['id']}/invite", {"seat": 1, "friend": name}),
+    ):
+        assert r.status_code < 500, r.text
+        if r.status_code >= 400:
+            assert r.json()["error"]["code"], r.text
+    assert user.get("/api/friends").status_code in (200, 401)
 
 
 __all__ = ["quick_presence"]

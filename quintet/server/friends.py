@@ -35,12 +35,19 @@ from typing import TYPE_CHECKING, Annotated, Any
 import sqlalchemy as sa
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from sqlalchemy.engine import Connection
 
 from quintet.server import db
-from quintet.server.accounts import Account, account_by_name, account_of_scope, name_key
+from quintet.server.accounts import (
+    Account,
+    account_by_name,
+    account_of_scope,
+    name_key,
+    name_problem,
+)
 from quintet.server.db import accounts_t, friends_t
+from quintet.server.messages import Text
 from quintet.server.security import Buckets
 from quintet.server.settings import Settings
 
@@ -67,15 +74,15 @@ class FriendBody(BaseModel):
     """``POST /api/friends``: the user name of the account to ask."""
 
     model_config = ConfigDict(extra="forbid")
-    name: Annotated[str, Field(min_length=1, max_length=NAME_MAX)]
+    name: Annotated[Text, Field(min_length=1, max_length=NAME_MAX)]
 
 
 class InviteBody(BaseModel):
     """``POST /api/tables/{id}/invite``: the seat and the friend's user name."""
 
     model_config = ConfigDict(extra="forbid")
-    seat: Annotated[int, Field(ge=0, le=9)]
-    friend: Annotated[str, Field(min_length=1, max_length=NAME_MAX)]
+    seat: Annotated[StrictInt, Field(ge=0, le=9)]
+    friend: Annotated[Text, Field(min_length=1, max_length=NAME_MAX)]
 
 
 class Refused(Exception):
@@ -417,7 +424,9 @@ def router(settings: Settings) -> APIRouter:
 
     async def named(request: Request, name: str, field: str | None) -> Member:
         key = name.strip()
-        found = await hub_of(request).store.read(lambda c: account_by_name(c, key))
+        found = None
+        if name_problem(key) is None:  # no account has another name: nothing to look up
+            found = await hub_of(request).store.read(lambda c: account_by_name(c, key))
         if found is None:
             raise Refused(
                 404, "no_player", f"no player is called {name.strip()[:NAME_MAX]!r}", field
@@ -495,8 +504,6 @@ def router(settings: Settings) -> APIRouter:
 
         async def work() -> JSON:
             me = current(request)
-            if len(name) > NAME_MAX:
-                raise Refused(404, "no_player", "no player has this name")
             other = await named(request, name, None)
             rows = await hub_of(request).store.write(lambda c: unfriend(c, me.id, other.id))
             if not rows:
