@@ -49,6 +49,10 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield from _postgres()
 
 
+#: For what the tests on both databases already store: SQLite only (a quicker file).
+SQLITE_ONLY = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+
+
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
     with make_client(db_url) as c:
@@ -296,6 +300,7 @@ def test_guests_are_refused(client: TestClient) -> None:
 # ----------------------------------------------------------------- presence
 
 
+@SQLITE_ONLY
 def test_a_friend_at_a_public_table_is_online_there(
     client: TestClient, quick_presence: None
 ) -> None:
@@ -325,6 +330,7 @@ def test_a_friend_at_a_public_table_is_online_there(
     eventually(lambda: not ann.entry(bob)["online"])
 
 
+@SQLITE_ONLY
 def test_a_friend_playing_a_seat_is_shown_playing(client: TestClient, quick_presence: None) -> None:
     ann, bob = User(client, "Ann"), User(client, "Bob")
     befriend(ann, bob)
@@ -336,6 +342,7 @@ def test_a_friend_playing_a_seat_is_shown_playing(client: TestClient, quick_pres
         assert got["playing"] and got["table"]["id"] == table["id"]
 
 
+@SQLITE_ONLY
 def test_a_private_table_is_not_named(client: TestClient, quick_presence: None) -> None:
     ann, bob = User(client, "Ann"), User(client, "Bob")
     befriend(ann, bob)
@@ -372,6 +379,7 @@ def test_a_friend_in_the_lobby_is_online_for_a_while(
     assert ann.entry(bob)["where"] == "offline"
 
 
+@SQLITE_ONLY
 def test_only_friends_are_shown_online(client: TestClient, quick_presence: None) -> None:
     ann, bob = User(client, "Ann"), User(client, "Bob")
     ann.ask(bob)  # a request: Ann learns nothing of Bob
@@ -412,6 +420,7 @@ def test_the_invited_friend_sees_the_link_and_takes_the_seat(client: TestClient)
     assert bob.friends()["invites"] == []  # the seat is taken: the invitation is gone
 
 
+@SQLITE_ONLY
 def test_a_bot_seat_is_taken_with_the_invitation(client: TestClient) -> None:
     ann, bob = User(client, "Ann"), User(client, "Bob")
     befriend(ann, bob)
@@ -427,6 +436,7 @@ def test_a_bot_seat_is_taken_with_the_invitation(client: TestClient) -> None:
         assert until(ws, "joined")["seat"] == 2
 
 
+@SQLITE_ONLY
 def test_only_players_invite(client: TestClient) -> None:
     ann, bob, cid = User(client, "Ann"), User(client, "Bob"), User(client, "Cid")
     befriend(cid, bob)
@@ -439,6 +449,7 @@ def test_only_players_invite(client: TestClient) -> None:
     assert bob.friends()["invites"] == []
 
 
+@SQLITE_ONLY
 def test_a_seat_token_makes_a_player(client: TestClient) -> None:
     """A player known by a seat token (a browser's other cookie) invites too."""
     ann, bob = User(client, "Ann"), User(client, "Bob")
@@ -463,6 +474,7 @@ def test_only_mutual_friends_are_invited(client: TestClient) -> None:
     assert bob.friends()["invites"] == [] and cid.friends()["invites"] == []
 
 
+@SQLITE_ONLY
 def test_only_open_seats_and_bot_seats(client: TestClient) -> None:
     ann, bob = User(client, "Ann"), User(client, "Bob")
     befriend(ann, bob)
@@ -480,6 +492,7 @@ def test_only_open_seats_and_bot_seats(client: TestClient) -> None:
     assert invite(ann, table, 3, "Bob").status_code == 201  # a bot's seat
 
 
+@SQLITE_ONLY
 def test_a_friend_who_played_another_seat_is_not_invited(client: TestClient) -> None:
     ann, bob = User(client, "Ann"), User(client, "Bob")
     befriend(ann, bob)
@@ -538,6 +551,7 @@ def test_an_invitation_expires(sqlite_client: Callable[..., TestClient]) -> None
     assert bob.friends()["invites"] == []
 
 
+@SQLITE_ONLY
 def test_an_invitation_goes_when_the_table_starts(client: TestClient) -> None:
     ann, bob, cid = User(client, "Ann"), User(client, "Bob"), User(client, "Cid")
     befriend(ann, bob)
@@ -555,6 +569,7 @@ def test_an_invitation_goes_when_the_table_starts(client: TestClient) -> None:
     assert bob.friends()["invites"] == []
 
 
+@SQLITE_ONLY
 def test_an_invitation_goes_when_the_table_closes(client: TestClient) -> None:
     ann, bob = User(client, "Ann"), User(client, "Bob")
     befriend(ann, bob)
@@ -567,6 +582,7 @@ def test_an_invitation_goes_when_the_table_closes(client: TestClient) -> None:
     error(invite(ann, table, 1, "Bob"), 409, "game_over")
 
 
+@SQLITE_ONLY
 def test_an_invitation_goes_with_the_friendship(client: TestClient) -> None:
     ann, bob = User(client, "Ann"), User(client, "Bob")
     befriend(ann, bob)
