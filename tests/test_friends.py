@@ -379,6 +379,17 @@ def test_a_friend_in_the_lobby_is_online_for_a_while(
     assert ann.entry(bob)["where"] == "offline"
 
 
+def test_the_lobbies_remembered_are_bounded() -> None:
+    now = [0.0]
+    presence = friends.Presence(Settings(friends_poll_seconds=1.0), clock=lambda: now[0])
+    for i in range(friends.PRUNE_AT):
+        presence.saw(f"p{i}")
+    now[0] = 10.0  # every lobby seen is gone
+    presence.saw("late")
+    assert presence.seen == {"late": 10.0}
+    assert presence.in_lobby("late") and not presence.in_lobby("p0")
+
+
 @SQLITE_ONLY
 def test_only_friends_are_shown_online(client: TestClient, quick_presence: None) -> None:
     ann, bob = User(client, "Ann"), User(client, "Bob")

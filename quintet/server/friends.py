@@ -64,6 +64,8 @@ POLLS_ONLINE = 3
 NAME_MAX = 40
 #: Seconds between two sweeps of the expired invitations.
 SWEEP_SECONDS = 60.0
+#: Lobbies remembered before those gone are forgotten (then twice those left).
+PRUNE_AT = 1000
 
 
 #: An account as its friends know it: its id, user name and person id.
@@ -326,6 +328,7 @@ class Presence:
         self.settings = settings
         self.clock = clock
         self.seen: dict[str, float] = {}  # person -> the lobby's last poll
+        self._prune_at = PRUNE_AT
         self._where: dict[str, list[tuple[LiveTable, int | None]]] = {}
         self._at = -PRESENCE_SECONDS
 
@@ -333,9 +336,10 @@ class Presence:
         """Note that ``person``'s lobby asked now (forgetting those long gone)."""
         now = self.clock()
         self.seen[person] = now
-        if len(self.seen) > 1000 and len(self.seen) % 1000 == 0:
+        if len(self.seen) > self._prune_at:
             gone = now - self.window()
             self.seen = {p: t for p, t in self.seen.items() if t >= gone}
+            self._prune_at = max(PRUNE_AT, 2 * len(self.seen))
 
     def window(self) -> float:
         """Seconds a lobby's poll counts as online."""
