@@ -32,7 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from quintet.games import games
 from quintet.record import dumps as record_dumps
-from quintet.server import accounts, db, pads, pages, players, replay
+from quintet.server import accounts, db, friends, pads, pages, players, replay
 from quintet.server.conn import Conn
 from quintet.server.db import CLOSED, Store
 from quintet.server.live import FieldError, Hub, LiveTable
@@ -188,6 +188,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.accounts = accounts.Accounts(settings)  # sessions: the Guard resolves them
     app.include_router(accounts.router(settings))  # /api/account: sign-up, log-in, ...
     app.include_router(players.router(settings))  # profiles, history, the leaderboard
+    app.include_router(friends.router(settings))  # /api/friends, /api/tables/{id}/invite
 
     # -------------------------------------------------------------------- API
 

@@ -146,6 +146,11 @@ class Settings:
     # Friends: friendships (asked or made) an account may have; friend invites a minute.
     max_friends: int = 200
     friend_invite_rate: float = 10.0
+    # Invitations to a seat one account may have waiting, how long one lasts (seconds),
+    # and how often the lobby asks for friends and invitations (seconds).
+    friend_invites_max: int = 20
+    friend_invite_seconds: float = 600.0
+    friends_poll_seconds: float = 5.0
     # Ratings: whether tables may be rated; games shown on a leaderboard page at most.
     rated_tables: bool = True
     leaderboard_limit: int = 100
@@ -230,6 +235,9 @@ class Settings:
             "password_hashes_at_once",
             "max_friends",
             "friend_invite_rate",
+            "friend_invites_max",
+            "friend_invite_seconds",
+            "friends_poll_seconds",
             "leaderboard_limit",
             "history_limit",
             "results_fill",

@@ -5,6 +5,7 @@
 import { $, $$, el, store, tokenKey } from "./dom.js";
 import { Game, serverInfo } from "./game.js";
 import { resultText } from "./sheet.js";
+import { Account } from "./account.js";
 
 export async function lobbyPage() {
   let info;
@@ -14,6 +15,13 @@ export async function lobbyPage() {
   }
   const games = info.games;
   const form = $("#create");
+  // Signed in: the Friends panel, and the "Rated" box on the form.
+  const account = new Account({ onChange: (acc) => {
+    $("#rated-row").hidden = !acc;
+    if (!acc) $("#rated").checked = false;
+    if (acc && !form.elements.name.value) form.elements.name.value = acc.name;
+  } });
+  account.start();
   rulesLink();
   socialFields(form, info);
   const game = $("#game"), variant = $("#variant"), lone = $("#lone");
@@ -131,6 +139,7 @@ export async function lobbyPage() {
     }
     const body = { game: game.value, variant: variant.value, options: options(), seats, public: f.public.checked, title: f.title.value.trim(), ...socialBody(desc(), info) };
     if (vinfo().lone_seat) body.lone_seat = Number(lone.value);
+    if (!$("#rated-row").hidden && $("#rated").checked) body.rated = true;
     if (mine !== "watch") {
       const name = f.name.value.trim();
       if (!name) { $("#create-error").textContent = "Give your name to sit down (or choose to watch)."; f.name.focus(); return; }

@@ -1,8 +1,9 @@
 // quintet: the table's social side (in <section id="social">): the Invite button with the
-// link's QR code, the chat, take-back and claim requests and the answers to them, the turn
-// clock, the rematch, the series, the draw and the signals' meanings. table.js hands it
-// the messages it does not handle itself and every state. Whatever people write is put
-// in the page as text (textContent), never as markup.
+// link's QR code (and, signed in, an invitation to a friend), the chat, take-back and
+// claim requests and the answers to them, the turn clock, the rematch, the series, the
+// draw and the signals' meanings. table.js hands it the messages it does not handle
+// itself and every state. Whatever people write is put in the page as text
+// (textContent), never as markup.
 
 import { $, el, store, tokenKey, setHidden, setText, setDisabled } from "./dom.js";
 import { resultText } from "./sheet.js";
@@ -270,6 +271,66 @@ export class Social {
     this.inviteBox.replaceChildren(el("p", { class: "invite-what", text: what }), el("div", { class: "invite-row" }, input, copyBtn), copied,
       img, el("p", { class: "muted small", text: "Or scan it with the phone next to you." }));
     if (copy) this.copy(url, input, copied);
+    this.friendInvite();
+  }
+
+  // "Invite a friend": a player signed in picks a friend (both asked each other) and an
+  // open seat or a bot's; the invitation waits in the friend's lobby with the seat's link.
+  async friendInvite() {
+    const n = (this.friendInviteN = (this.friendInviteN || 0) + 1);
+    const token = store.get(tokenKey(this.tid));
+    const seats = (this.T.seats || []).filter((s) => s.kind === "open" || s.kind === "bot");
+    if (!token || !seats.length) return;
+    let data;
+    try {
+      const me = await (await fetch("/api/account")).json();
+      if (!me.account) return; // a guest: no friends to invite
+      const r = await fetch("/api/friends");
+      if (!r.ok) return;
+      data = await r.json();
+    } catch (e) { return; }
+    if (n !== this.friendInviteN || this.inviteBox.hidden) return;
+    const old = $("#friend-invite");
+    if (old) old.remove();
+    const friends = data.friends || [];
+    const form = el("form", { id: "friend-invite", class: "friend-invite" }, el("p", { class: "invite-what", text: "Invite a friend to a seat" }));
+    if (!friends.length) {
+      form.append(el("p", { class: "muted small", text: "Once you and a friend have asked each other (the lobby's Friends panel), you invite them here." }));
+      this.inviteBox.append(form);
+      return;
+    }
+    const who = el("select", { id: "invite-friend", name: "friend", "aria-label": "the friend to invite" },
+      ...friends.map((f) => el("option", { value: f.name, text: f.online ? `${f.name} (online)` : f.name })));
+    const open = seats.find((s) => s.kind === "open");
+    const where = el("select", { id: "invite-seat", name: "seat", "aria-label": "the seat" },
+      ...seats.map((s) => el("option", { value: `${s.seat}`, text: s.kind === "bot" ? `${this.label(s.seat)} (now a ${s.level} bot)` : `${this.label(s.seat)} (open)` })));
+    if (open) where.value = `${open.seat}`;
+    const said = el("p", { id: "invite-friend-note", class: "small", role: "status" });
+    const button = el("button", { type: "submit", id: "invite-friend-btn", class: "primary" }, "Invite");
+    form.append(el("div", { class: "invite-row" }, who, where, button), said);
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      button.disabled = true;
+      const seat = Number(where.value), friend = who.value;
+      try {
+        const r = await fetch(`/api/tables/${this.tid}/invite`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-seat-token": store.get(tokenKey(this.tid)) || "" },
+          body: JSON.stringify({ seat, friend }),
+        });
+        const out = await r.json().catch(() => ({}));
+        said.classList.toggle("bad", !r.ok);
+        setText(said, r.ok
+          ? `${friend} is invited to ${this.label(seat)}: the invitation waits in ${friend}'s lobby.`
+          : (out.error && out.error.message) || `The server said ${r.status}.`);
+      } catch (e) {
+        said.classList.add("bad");
+        setText(said, "The server did not answer; try again.");
+      } finally {
+        button.disabled = false;
+      }
+    });
+    this.inviteBox.append(form);
   }
 
   async copy(url, input, copied) {
