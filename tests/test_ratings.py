@@ -344,6 +344,37 @@ def test_a_person_playing_only_bots_is_rated_and_the_bots_ratings_never_change(
     asyncio.run(main())
 
 
+def test_a_rematch_of_a_rated_table_is_rated_too(db_url: str) -> None:
+    async def main() -> None:
+        hub = Hub(settings(db_url), Store(db_url))
+        await hub.start()
+        _ann_id, ann = await add_account(hub, "Ann")
+        made = await create(
+            hub,
+            {
+                "game": "quinto",
+                "variant": "dummy",
+                "lone_seat": 0,
+                "seats": ["open", "heuristic", "open", "random"],
+                "join": {"seat": 0, "name": "Ann"},
+                "options": {"target": 40, "dummy_handicap": 0},
+                "seed": 5,
+                "rated": True,
+            },
+            ann,
+        )
+        t = hub.tables[made["id"]]
+        a = conn_of(hub, ann)
+        await hello(hub, a, t.id, made["token"])
+        await play_out(hub, t, [a])
+        await hub.handle(a, json.dumps({"type": "rematch", "id": "rm"}))
+        again = hub.tables[t.social["rematch"]["id"]]
+        assert again.rated and again.lobby_json()["rated"]
+        await hub.stop()
+
+    asyncio.run(main())
+
+
 def test_a_seat_left_to_a_bot_is_rated_as_the_account_that_held_it(db_url: str) -> None:
     async def main() -> None:
         hub = Hub(settings(db_url), Store(db_url))

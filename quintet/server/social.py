@@ -770,6 +770,7 @@ class Social:
             holders=holders,
             first_dealer=first_dealer,
             social=social,
+            rated=t.rated,  # the same accounts and rated bots: rated as the match was
         )
         new_t = await self.insert_table(row, keys, conn.client)
         link = {"id": new_t.id, "url": new_t.spectate_url()}
