@@ -38,7 +38,7 @@ import hashlib
 import math
 import re
 import secrets
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
@@ -200,6 +200,16 @@ def account_by_person(conn: Connection, person: str) -> Account | None:
     q = sa.select(accounts_t).where(accounts_t.c.person == person, accounts_t.c.disabled.is_(False))
     r = conn.execute(q).first()
     return None if r is None else _account(r)
+
+
+def accounts_by_person(conn: Connection, persons: Sequence[str]) -> dict[str, Account]:
+    """Return the (enabled) accounts acting as any of ``persons``, by person."""
+    if not persons:
+        return {}
+    q = sa.select(accounts_t).where(
+        accounts_t.c.person.in_(list(persons)), accounts_t.c.disabled.is_(False)
+    )
+    return {r.person: _account(r) for r in conn.execute(q)}
 
 
 def account_by_name(conn: Connection, name: str) -> Account | None:

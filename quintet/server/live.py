@@ -28,6 +28,7 @@ from quintet.errors import InvalidOptionError, QuintetError
 from quintet.game import GameState
 from quintet.games import find_game
 from quintet.server import db, ratings
+from quintet.server.accounts import Account
 from quintet.server.botjobs import advise, decide, warm_up
 from quintet.server.conn import Conn
 from quintet.server.db import SeatRow, Store, TableRow
@@ -411,9 +412,7 @@ class Hub(Social, Handlers):
             out["seat"] = body.join.seat if body.join is not None else None
         return out
 
-    async def check_rated(
-        self, body: CreateTable, person: str, seats: list[SeatRow]
-    ) -> ratings.AccountRow:
+    async def check_rated(self, body: CreateTable, person: str, seats: list[SeatRow]) -> Account:
         """Check that a rated table may be made: return its creator's account.
 
         The server rates tables (``rated_tables``), the creator is signed in, and every

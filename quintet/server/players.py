@@ -36,6 +36,7 @@ from sqlalchemy.engine import Connection
 from quintet.errors import InvalidOptionError, QuintetError
 from quintet.games import find_game
 from quintet.server import db, ratings, results, views
+from quintet.server.accounts import Account, account_by_name
 from quintet.server.security import person_of_scope
 from quintet.server.settings import Settings
 
@@ -271,11 +272,10 @@ def router(settings: Settings) -> APIRouter:
         s: db.Store = request.app.state.hub.store
         return s
 
-    async def account(request: Request, name: str) -> ratings.AccountRow | None:
+    async def account(request: Request, name: str) -> Account | None:
         if not 1 <= len(name) <= 40:
             return None
-        found = await store(request).read(lambda conn: ratings.account_by_name(conn, name))
-        return None if found is None or found.disabled else found
+        return await store(request).read(lambda conn: account_by_name(conn, name))
 
     async def fill(request: Request, person: str) -> None:
         """Fill in the results of the old finished tables ``person`` held a seat of."""

@@ -59,6 +59,7 @@ from sqlalchemy.engine import Connection
 
 from quintet.games import GameInfo, find_game
 from quintet.server import db
+from quintet.server.accounts import Account, account_by_person, accounts_by_person
 from quintet.server.protocol import ProtocolError
 
 if TYPE_CHECKING:
@@ -157,59 +158,14 @@ def check_rated_level(t: LiveTable, level: str) -> None:
 # ---------------------------------------------------------------- accounts
 
 
-@dataclass(frozen=True)
-class AccountRow:
-    """An account as the ratings see it (``quintet_accounts``): id, name, person."""
-
-    id: str
-    name: str
-    person: str
-    disabled: bool
-
-
-def _account(r: Any) -> AccountRow:
-    return AccountRow(r.id, r.name, r.person, bool(r.disabled))
-
-
-_ACCOUNT_COLUMNS = (
-    db.accounts_t.c.id,
-    db.accounts_t.c.name,
-    db.accounts_t.c.person,
-    db.accounts_t.c.disabled,
-)
-
-
-def _account_by_person(conn: Connection, person: str | None) -> AccountRow | None:
-    """Return the account acting as ``person`` (disabled ones too), or None."""
+async def signed_in(store: db.Store, person: str | None) -> Account | None:
+    """Return the account acting as ``person`` if it may play (not disabled), or None."""
     if person is None:
         return None
-    q = sa.select(*_ACCOUNT_COLUMNS).where(db.accounts_t.c.person == person)
-    r = conn.execute(q).first()
-    return None if r is None else _account(r)
+    return await store.read(lambda conn: account_by_person(conn, person))
 
 
-def accounts_by_person(conn: Connection, persons: Sequence[str]) -> dict[str, AccountRow]:
-    """Return the accounts acting as any of ``persons``, by person."""
-    if not persons:
-        return {}
-    q = sa.select(*_ACCOUNT_COLUMNS).where(db.accounts_t.c.person.in_(list(persons)))
-    return {r.person: _account(r) for r in conn.execute(q)}
-
-
-def account_by_name(conn: Connection, name: str) -> AccountRow | None:
-    """Return the account called ``name`` (case-insensitively), or None."""
-    q = sa.select(*_ACCOUNT_COLUMNS).where(db.accounts_t.c.name_key == name.casefold())
-    r = conn.execute(q).first()
-    return None if r is None else _account(r)
-
-
-async def signed_in(store: db.Store, person: str | None) -> AccountRow | None:
-    """Return the account acting as ``person`` if it may play (not disabled), or None."""
-    account = await store.read(lambda conn: _account_by_person(conn, person))
-    return None if account is None or account.disabled else account
-
-
-async def seat_account(t: LiveTable, person: str | None) -> AccountRow:
+async def seat_account(t: LiveTable, person: str | None) -> Account:
     """Return the account of ``person``, who would take a person seat of the rated ``t``.
 
     Raises:
@@ -239,7 +195,7 @@ def teams_of(info: GameInfo, variant: str, lone_seat: int | None) -> list[list[i
 class SeatPlayer:
     """Who a seat is in the model: an account, or a bot level (fixed)."""
 
-    account: AccountRow | None
+    account: Account | None
     level: str | None
 
 
@@ -363,10 +319,7 @@ __all__ = [
     "BOT_SIGMA",
     "LADDERS",
     "MODEL",
-    "AccountRow",
     "SeatPlayer",
-    "account_by_name",
-    "accounts_by_person",
     "check_rated_level",
     "conservative",
     "rate_table",
