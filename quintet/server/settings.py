@@ -138,6 +138,14 @@ class Settings:
     # Ratings: whether tables may be rated; games shown on a leaderboard page at most.
     rated_tables: bool = True
     leaderboard_limit: int = 100
+    # Several server processes (docs/server.md, "Deployment"): Redis (None: one process),
+    # its keys' prefix, a table's lease and how often its owner renews it, how often each
+    # process looks for unfinished tables nobody owns (see quintet/server/cluster.py).
+    redis_url: str | None = None
+    redis_prefix: str = "quintet"
+    lease_seconds: float = 3.0
+    renew_seconds: float = 1.0
+    takeover_seconds: float = 1.0
 
     def offered_levels(self) -> dict[str, str]:
         """Return every bot level this server offers: its name -> the bot it makes."""
@@ -231,6 +239,10 @@ class Settings:
             raise InvalidOptionError("search_workers must be at least 1")
         if self.hint_level not in self.offered_levels():
             raise InvalidOptionError(f"hint level {self.hint_level!r} is not an offered level")
+        if self.redis_url is not None:
+            from quintet.server.cluster import check_settings
+
+            check_settings(self)
 
 
 def apply_settings(settings: Settings, items: tuple[str, ...]) -> None:
