@@ -230,8 +230,7 @@ def test_a_stale_owners_write_is_refused_and_it_stops_at_once(pg: str, prefix: s
             t = a.tables[tid]
             seq = t.seq
             before = states(ann)[-1]
-            for task in a._tasks[2:]:  # a is "paused": no renewals, no sweeps
-                task.cancel()
+            a._stopping = True  # a is "paused": no more renewals, no sweeps
             await asyncio.sleep(a.settings.lease_seconds + 0.3)
             taken = await b.take(tid)
             assert taken is not None and taken.seq == seq and b.leases[tid].token == 2

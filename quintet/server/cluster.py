@@ -54,6 +54,7 @@ import contextvars
 import json
 import logging
 import re
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -185,23 +186,47 @@ def check_fence(conn: Connection, fence: Fence) -> None:
     Raises:
         LostLease: another process took the table over (the transaction must not commit).
     """
-    q = sa.select(tables_t.c.fence).where(tables_t.c.id == fence.table_id).with_for_update()
-    r = conn.execute(q).first()
-    if r is None or int(r.fence) != fence.token:
+    if check_fences(conn, [fence]).get(fence.table_id) != fence.token:
         raise LostLease(fence.table_id)
+
+
+def check_fences(conn: Connection, fences: list[Fence]) -> dict[str, int]:
+    """Lock the rows of the fences' tables (until the commit); return their tokens now."""
+    q = (
+        sa.select(tables_t.c.id, tables_t.c.fence)
+        .where(tables_t.c.id.in_(sorted({f.table_id for f in fences})))
+        .order_by(tables_t.c.id)  # rows locked in one order: no deadlock between batches
+        .with_for_update()
+    )
+    return {r.id: int(r.fence) for r in conn.execute(q)}
+
+
+class _Batch(threading.local):
+    """The fences of the batch the store's writer commits now (its thread's), and the
+    tokens read under the row locks of its transaction."""
+
+    fences: list[Fence]
+    checked: tuple[Any, dict[str, int]] | None = None
+
+    def __init__(self) -> None:
+        self.fences = []
 
 
 class FencedStore(Store):
     """The :class:`~quintet.server.db.Store` of a process of several: a write made under
-    a table's :class:`FencedLock` runs after :func:`check_fence`, in its transaction.
+    a table's :class:`FencedLock` runs after the check of its token (:func:`check_fence`),
+    in its transaction.
 
-    A write refused so (:class:`LostLease`) calls :attr:`on_lost` with the table's id
-    before it is raised: the process drops the table at once.
+    The jobs the store commits together are checked in one statement, which locks the
+    rows of all their tables (a write costs no statement more). A write refused
+    (:class:`LostLease`) calls :attr:`on_lost` with the table's id before it is raised:
+    the process drops the table at once.
     """
 
     def __init__(self, url: str) -> None:
         super().__init__(url)
         self.on_lost: Callable[[str], None] | None = None
+        self._batch = _Batch()
 
     async def write(self, job: Job) -> Any:
         """Run ``job`` in a committed transaction, fenced by the lock held (if any).
@@ -216,9 +241,10 @@ class FencedStore(Store):
             raise LostLease(fence.table_id)
 
         def fenced(conn: Connection) -> Any:
-            check_fence(conn, fence)
+            self._check(conn, fence)
             return job(conn)
 
+        fenced.fence = fence  # type: ignore[attr-defined]
         try:
             return await super().write(fenced)
         except LostLease:
@@ -230,6 +256,26 @@ class FencedStore(Store):
     async def write_unfenced(self, job: Job) -> Any:
         """Run ``job`` in a committed transaction, whatever lock is held (new tables)."""
         return await super().write(job)
+
+    def _check(self, conn: Connection, fence: Fence) -> None:
+        """Check a job's fence: the tokens of its batch are read once a transaction (the
+        batch's, or a job's own when a failing batch is committed job by job)."""
+        batch = self._batch
+        txn = conn.get_transaction()
+        if batch.checked is None or batch.checked[0] is not txn:
+            fences = batch.fences if fence in batch.fences else [fence]
+            batch.checked = (txn, check_fences(conn, fences))
+        if batch.checked[1].get(fence.table_id) != fence.token:
+            raise LostLease(fence.table_id)
+
+    def _execute(self, batch: Any, conn: Connection) -> list[tuple[bool, Any]]:
+        self._batch.fences = [f for job, _, _ in batch if (f := getattr(job, "fence", None))]
+        self._batch.checked = None
+        try:
+            return super()._execute(batch, conn)
+        finally:
+            self._batch.fences = []
+            self._batch.checked = None
 
 
 # --------------------------------------------------------------- the database
@@ -461,6 +507,8 @@ class ClusterHub(Hub):
         self._out_wake = asyncio.Event()
         self._lines: dict[str, tuple[Any, float]] = {}  # lobby lines written, by table
         self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = False  # the renewals and sweeps end
+        self._closing = False  # the messages to and from other processes end
         self._rehellos: set[asyncio.Task[None]] = set()
         self._pubsub: Any = None
         self.renewed_at = time.monotonic()
@@ -529,8 +577,7 @@ class ClusterHub(Hub):
     async def stop(self) -> None:
         """Hand every table back (release the leases, so another process takes them at
         once), close the connections, then stop as a single server does."""
-        for task in self._tasks[2:]:
-            task.cancel()
+        self._stopping = True  # the renewals and sweeps end at their next turn
         for t in self.tables.values():
             t.stop_bots()
         ids = list(self.leases)
@@ -554,9 +601,13 @@ class ClusterHub(Hub):
             if not self._outbox:
                 break
             await asyncio.sleep(0.01)
-        for task in self._tasks[:2]:
+        self._closing = True
+        self._out_wake.set()
+        # The loops end at their next turn; a cancellation alone can be lost inside a
+        # Redis call (then the loop would run on).
+        _, late = await asyncio.wait(self._tasks, timeout=3.0)
+        for task in late:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._pubsub is not None:
             await self._pubsub.aclose()
         await self.redis.aclose()
@@ -564,6 +615,8 @@ class ClusterHub(Hub):
     async def _loop(self, every: float, step: Callable[[], Any]) -> None:
         while True:
             await asyncio.sleep(every)
+            if self._stopping:
+                return
             try:
                 await step()
             except asyncio.CancelledError:
@@ -940,6 +993,8 @@ class ClusterHub(Hub):
             self._out_wake.clear()
             batch, self._outbox = self._outbox, {}
             if not batch:
+                if self._closing:
+                    return
                 continue
             procs = list(batch)
             try:
@@ -955,11 +1010,13 @@ class ClusterHub(Hub):
             for p, n in zip(procs, counts, strict=True):
                 if not n:  # nobody listens there: that process is gone
                     self._gone(p)
+            if self._closing and not self._outbox:
+                return
 
     async def _listen(self) -> None:
-        while True:
+        while not self._closing:
             try:
-                m = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
+                m = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=0.5)
             except asyncio.CancelledError:
                 raise
             except Exception as e:

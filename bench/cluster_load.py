@@ -1,0 +1,317 @@
+"""Load benchmark of several server processes: N tables against 1 process and against 2.
+
+Issue 16's goal: "with the site running as several server processes (2 on this
+machine), 1,000 concurrent tables with no error and actions/s at least 1.7x one
+process's". For each configuration this starts the servers (subprocesses of
+``quintet serve``, on a fresh PostgreSQL schema each), creates N Quinto tables (spread
+over the processes: the process that creates a table runs it), and opens four scripted
+websocket players per table, spread over the processes as a load balancer that knows
+nothing of tables would (seat ``s`` of table ``i`` on process ``(i + s) % P``: with 2
+processes half the players are relayed to their table's owner). Every player plays a
+random legal action the moment it is its turn and says ``next`` after each hand. For
+``--seconds`` it measures:
+
+* actions per second (accepted, stored and broadcast) and errors (error messages and
+  dropped connections);
+* action to broadcast, to the acting client: median and 99th percentile;
+* the servers' CPU (all processes together, in cores).
+
+The configurations: ``single`` (today's server: one process, PostgreSQL, no Redis),
+``cluster1`` (one process with ``--redis``: the cost of leases and fencing alone) and
+``cluster2`` (two processes with ``--redis``). The clients run in ``--clients``
+processes of their own (uvloop when available) on the same machine.
+
+Run: ``.venv/bin/python bench/cluster_load.py`` (``--tables 1000 --seconds 20
+--configs single,cluster2``); PostgreSQL at ``--db`` (default
+``postgresql+psycopg://postgres@127.0.0.1:5432/test``) and Redis at ``--redis``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import secrets
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import sqlalchemy as sa
+
+from quintet.server.security import new_cookie
+from quintet.server.testing import SeatClient, ServerProcess, random_choice
+
+JSON = dict[str, Any]
+PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+def pct(xs: list[float], q: float) -> float:
+    """Return the q-quantile of xs in milliseconds (0 when empty)."""
+    if not xs:
+        return 0.0
+    s = sorted(xs)
+    return 1000 * s[min(len(s) - 1, int(q * len(s)))]
+
+
+# -------------------------------------------------------------------- clients
+
+
+@dataclass
+class Stats:
+    """What one client process measured."""
+
+    measuring: bool = False
+    actions: int = 0
+    to_actor: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+
+
+class TimedClient(SeatClient):
+    """A scripted player that times each of its actions to the state showing it."""
+
+    stats: Stats
+    sent_at: float | None = None
+    sent_seq: int = -1
+
+    async def recv(self) -> JSON:
+        """Return the next message, timing the action it shows (if this one's)."""
+        m = await super().recv()
+        if m["type"] == "state":
+            if self.sent_at is not None and m["seq"] > self.sent_seq:
+                if self.stats.measuring:
+                    self.stats.to_actor.append(time.perf_counter() - self.sent_at)
+                self.sent_at = None
+        elif m["type"] == "error":
+            self.stats.errors[str(m.get("code"))] += 1
+        return m
+
+
+def timed_choice(client: SeatClient, state: JSON) -> JSON | None:
+    """A random legal action, its time noted."""
+    assert isinstance(client, TimedClient)
+    a = random_choice(client, state)
+    if a is not None:
+        client.sent_at = time.perf_counter()
+        client.sent_seq = state["seq"]
+        if client.stats.measuring:
+            client.stats.actions += 1
+    return a
+
+
+async def _clients(seats: list[tuple[str, str, int]], events: Any, out: Any) -> None:
+    stats = Stats()
+    sem = asyncio.Semaphore(50)  # connections opened at once
+
+    async def one(url: str, table: str, seat: int) -> None:
+        c = TimedClient(
+            url, table, rng=random.Random(hash((table, seat))), choose=timed_choice,
+            keep=False, cookie=new_cookie(),
+        )  # fmt: skip
+        c.stats = stats
+        async with sem:
+            await c.connect()
+            await c.join(seat, f"p{seat}")
+        await c.play(stop_on_finish=False)
+        if not events["stop"].is_set():
+            stats.errors["connection closed"] += 1
+
+    tasks = [asyncio.create_task(one(*s)) for s in seats]
+    done = asyncio.gather(*tasks, return_exceptions=True)
+    while not events["stop"].is_set():
+        stats.measuring = events["measure"].is_set()
+        await asyncio.sleep(0.05)
+    for t in tasks:
+        t.cancel()
+    results = await done
+    failed = [r for r in results if isinstance(r, BaseException) and not isinstance(
+        r, asyncio.CancelledError
+    )]  # fmt: skip
+    for r in failed:
+        stats.errors[type(r).__name__] += 1
+    out.put({"actions": stats.actions, "to_actor": stats.to_actor, "errors": dict(stats.errors)})
+
+
+def client_main(seats: list[tuple[str, str, int]], events: Any, out: Any) -> None:
+    """One client process: play ``seats`` until told to stop, then report."""
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:  # pragma: no cover
+        pass
+    asyncio.run(_clients(seats, events, out))
+
+
+# -------------------------------------------------------------------- servers
+
+
+def cpu_seconds(pid: int) -> float:
+    """Return a process's user + system CPU seconds, with its children's (Linux)."""
+    total = 0.0
+    pids = [pid]
+    try:
+        from quintet.server.testing import descendants
+
+        pids += sorted(descendants(pid))
+    except OSError:  # pragma: no cover
+        pass
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                parts = f.read().rsplit(")", 1)[1].split()
+            total += (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            continue
+    return total
+
+
+def start_servers(config: str, db_url: str, redis_url: str, log: str) -> list[ServerProcess]:
+    """Start the processes of a configuration (``single``, ``cluster1``, ``cluster2``...)."""
+    n = 1 if config == "single" else int(config.removeprefix("cluster"))
+    extra = ["--search-workers", "1", "--set", "create_burst=100000"]
+    if config != "single":
+        extra += ["--redis", redis_url, "--set", f"redis_prefix=bench-{secrets.token_hex(4)}"]
+    servers = [ServerProcess(db_url, bot_delay=0.0, extra=extra, log_path=log) for _ in range(n)]
+    for s in servers:  # one after the other: the schema is migrated once
+        s.start(timeout=120)
+    return servers
+
+
+async def create_tables(servers: list[ServerProcess], n: int) -> list[str]:
+    """Create ``n`` tables of four open seats, table ``i`` on server ``i % len``."""
+    sem = asyncio.Semaphore(16)
+
+    async def one(http: httpx.AsyncClient, i: int) -> str:
+        body = {"game": "quinto", "options": {"target": 5000}, "seats": ["open"] * 4}
+        async with sem:
+            r = await http.post(
+                servers[i % len(servers)].http + "/api/tables", json=body | {"seed": i}
+            )
+        r.raise_for_status()
+        table_id: str = r.json()["id"]
+        return table_id
+
+    async with httpx.AsyncClient(timeout=120) as http:
+        return list(await asyncio.gather(*(one(http, i) for i in range(n))))
+
+
+def run_config(args: argparse.Namespace, config: str, db_url: str, log: str) -> JSON:
+    """Run one configuration and return its figures."""
+    servers = start_servers(config, db_url, args.redis, log)
+    ctx = multiprocessing.get_context("spawn")
+    events = {"measure": ctx.Event(), "stop": ctx.Event()}
+    out: Any = ctx.Queue()
+    procs = []
+    try:
+        t0 = time.perf_counter()
+        tables = asyncio.run(create_tables(servers, args.tables))
+        print(f"  {len(tables)} tables created in {time.perf_counter() - t0:.1f} s", flush=True)
+        p = len(servers)
+        seats = [(servers[(i + s) % p].ws, t, s) for i, t in enumerate(tables) for s in range(4)]
+        shares: list[list[tuple[str, str, int]]] = [[] for _ in range(args.clients)]
+        for k, seat in enumerate(seats):
+            shares[k % args.clients].append(seat)
+        for share in shares:
+            proc = ctx.Process(target=client_main, args=(share, events, out), daemon=True)
+            proc.start()
+            procs.append(proc)
+        time.sleep(args.warmup)  # connecting, joining, the first deals
+        pids = [s.proc.pid for s in servers if s.proc is not None]
+        c0 = sum(cpu_seconds(pid) for pid in pids)
+        w0 = time.perf_counter()
+        events["measure"].set()
+        time.sleep(args.seconds)
+        events["measure"].clear()
+        elapsed = time.perf_counter() - w0
+        cpu = (sum(cpu_seconds(pid) for pid in pids) - c0) / elapsed
+        events["stop"].set()
+        results = [out.get(timeout=120) for _ in procs]
+    finally:
+        events["stop"].set()
+        for proc in procs:
+            proc.join(30)
+            if proc.is_alive():
+                proc.kill()
+        for s in servers:
+            s.stop()
+    lat = [x for r in results for x in r["to_actor"]]
+    errors: Counter[str] = Counter()
+    for r in results:
+        errors.update(r["errors"])
+    return {
+        "config": config,
+        "processes": len(servers),
+        "tables": args.tables,
+        "actions_per_s": sum(r["actions"] for r in results) / elapsed,
+        "actor_median_ms": pct(lat, 0.5),
+        "actor_p99_ms": pct(lat, 0.99),
+        "samples": len(lat),
+        "errors": dict(errors),
+        "server_cpu": cpu,
+    }
+
+
+def fresh_schema(url: str) -> tuple[str, str, sa.Engine]:
+    """Create a schema for one run; return its URL, name and an engine to drop it."""
+    schema = f"quintet_bench_{secrets.token_hex(4)}"
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    sep = "&" if "?" in url else "?"
+    return f"{url}{sep}options=-csearch_path%3D{schema}", schema, engine
+
+
+def main() -> None:
+    """Run the configurations and print one line each, then the ratio of the last to the
+    first."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", type=int, default=1000)
+    p.add_argument("--seconds", type=float, default=20.0, help="measuring time")
+    p.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
+    p.add_argument("--configs", default="single,cluster2", help="single, cluster1, cluster2...")
+    p.add_argument("--clients", type=int, default=2, help="client processes")
+    p.add_argument("--db", default=PG, help="PostgreSQL URL (a schema of its own per run)")
+    p.add_argument("--redis", default=REDIS)
+    p.add_argument("--json", default=None, help="write the results to this file")
+    args = p.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as d:
+        for config in args.configs.split(","):
+            url, schema, engine = fresh_schema(args.db)
+            print(f"{config}: {args.tables} tables, {args.seconds:g} s", flush=True)
+            try:
+                row = run_config(args, config, url, f"{d}/{config}.log")
+            finally:
+                with engine.begin() as conn:
+                    conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+                engine.dispose()
+            rows.append(row)
+            errors = sum(row["errors"].values())
+            print(
+                f"  {row['processes']} process(es): {row['actions_per_s']:7.0f} actions/s | "
+                f"action->broadcast to actor median {row['actor_median_ms']:7.1f} ms, p99 "
+                f"{row['actor_p99_ms']:7.1f} ms | server CPU {row['server_cpu']:.2f} cores | "
+                f"errors {errors} {row['errors'] or ''}",
+                flush=True,
+            )
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.clients} client processes"
+    )
+    if len(rows) > 1:
+        ratio = rows[-1]["actions_per_s"] / max(rows[0]["actions_per_s"], 1e-9)
+        print(f"actions/s, {rows[-1]['config']} / {rows[0]['config']}: {ratio:.2f} (goal 1.7)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
