@@ -14,7 +14,8 @@ random legal action the moment it is its turn and says ``next`` after each hand.
 * actions per second (accepted, stored and broadcast) and errors (error messages and
   dropped connections);
 * action to broadcast, to the acting client: median and 99th percentile;
-* the servers' CPU (all processes together, in cores).
+* the CPU of the servers (all processes together) and of the clients, in cores, and the
+  machine's load average (the other work on the machine shows there).
 
 The configurations: ``single`` (today's server: one process, PostgreSQL, no Redis),
 ``cluster1`` (one process with ``--redis``: the cost of leases and fencing alone) and
@@ -225,13 +226,18 @@ def run_config(args: argparse.Namespace, config: str, db_url: str, log: str) -> 
             procs.append(proc)
         time.sleep(args.warmup)  # connecting, joining, the first deals
         pids = [s.proc.pid for s in servers if s.proc is not None]
+        clients = [proc.pid for proc in procs if proc.pid is not None]
         c0 = sum(cpu_seconds(pid) for pid in pids)
+        k0 = sum(cpu_seconds(pid) for pid in clients)
+        load0 = os.getloadavg()[0]
         w0 = time.perf_counter()
         events["measure"].set()
         time.sleep(args.seconds)
         events["measure"].clear()
         elapsed = time.perf_counter() - w0
         cpu = (sum(cpu_seconds(pid) for pid in pids) - c0) / elapsed
+        client_cpu = (sum(cpu_seconds(pid) for pid in clients) - k0) / elapsed
+        load = (load0 + os.getloadavg()[0]) / 2
         events["stop"].set()
         results = [out.get(timeout=120) for _ in procs]
     finally:
@@ -256,6 +262,8 @@ def run_config(args: argparse.Namespace, config: str, db_url: str, log: str) -> 
         "samples": len(lat),
         "errors": dict(errors),
         "server_cpu": cpu,
+        "client_cpu": client_cpu,
+        "load": load,
     }
 
 
@@ -298,7 +306,8 @@ def main() -> None:
             print(
                 f"  {row['processes']} process(es): {row['actions_per_s']:7.0f} actions/s | "
                 f"action->broadcast to actor median {row['actor_median_ms']:7.1f} ms, p99 "
-                f"{row['actor_p99_ms']:7.1f} ms | server CPU {row['server_cpu']:.2f} cores | "
+                f"{row['actor_p99_ms']:7.1f} ms | CPU: servers {row['server_cpu']:.2f}, clients "
+                f"{row['client_cpu']:.2f} cores (load {row['load']:.1f}) | "
                 f"errors {errors} {row['errors'] or ''}",
                 flush=True,
             )

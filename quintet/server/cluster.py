@@ -421,7 +421,10 @@ class ProxyConn(Conn):
         """Send a message to the client, through its relay."""
         if self.closed:
             return
-        text = msg if isinstance(msg, str) else dumps(msg)
+        if isinstance(msg, bytes | bytearray):  # ready JSON as UTF-8 bytes
+            text = bytes(msg).decode()
+        else:
+            text = msg if isinstance(msg, str) else dumps(msg)
         self.hub.post(self.relay, "send", self.remote, text)
 
     def close(self, code: int = 1000, reason: str = "") -> None:
@@ -655,6 +658,16 @@ class ClusterHub(Hub):
         """Return the table if this process runs it, taking it if nobody does."""
         if table_id in self.leases and table_id not in self._taking:
             return self.tables.get(table_id)
+        if not 1 <= len(table_id) <= 32:
+            return None
+        if table_id not in self._taking:  # a lease is taken only for a table that exists
+
+            def exists(conn: Connection) -> bool:
+                q = sa.select(tables_t.c.id).where(tables_t.c.id == table_id)
+                return conn.execute(q).first() is not None
+
+            if not await self.store.read(exists):
+                return None
         self._start_taking([table_id])
         task = self._taking.get(table_id)
         if task is None:
