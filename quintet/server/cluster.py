@@ -777,9 +777,13 @@ class ClusterHub(Hub):
         if task is not None and not task.done():
             # Cancelled from outside the task (this may run inside it).
             asyncio.get_running_loop().call_soon(task.cancel)
-        for c in list(t.conns):
+        for c in list(t.conns):  # off the table now: the new owner has them back
             drop_hint(c)
             c.close(*MOVED)
+            c.table = None
+            c.seat = None
+        t.conns.clear()
+        t.seat_conn.clear()
         log.warning("table %s: %s: no longer run here", table_id, why)
 
     async def _tick(self) -> None:
@@ -938,7 +942,11 @@ class ClusterHub(Hub):
         """Answer a websocket's message, or relay it to the process running its table."""
         hello = _hello_of(text)
         if hello is not None:
-            await self._hello(conn, hello, text)
+            try:
+                await self._hello(conn, hello, text)
+            except Exception:  # Redis or the database failing: this connection is told
+                log.exception("connection %d: routing a hello failed", conn.id)
+                conn.send(error("server_error", None, hello.id))
             return
         r = self.relays.get(conn.id)
         if r is None:
@@ -1092,8 +1100,14 @@ class ClusterHub(Hub):
                     break
                 hello = _hello_of(text)
                 if hello is not None and hello.table not in self.leases:
-                    t = await self.take(hello.table)
-                    if t is None and await self._owner(hello.table) is not None:
+                    try:
+                        t = await self.take(hello.table)
+                        moved = t is None and await self._owner(hello.table) is not None
+                    except Exception:
+                        log.exception("proxy %s: taking table %s failed", p.key, hello.table)
+                        p.send(error("server_error", None, hello.id))
+                        continue
+                    if moved:
                         self.post(p.relay, "moved", p.remote, "")  # the relay routes it anew
                         break
                 await super().handle(p, text)
