@@ -335,6 +335,47 @@ def test_the_lobby_is_the_same_on_every_process(pg: str, prefix: str) -> None:
     asyncio.run(run())
 
 
+def test_one_process_serves_healthz_and_metrics_and_says_when_its_database_fails(
+    tmp_path: Path,
+) -> None:
+    """Without --redis (one process, SQLite): /healthz says ok with the process's id and
+    the database reachable, /metrics counts the actions played; when the database does
+    not answer /healthz is a 503 saying so."""
+    from fastapi.testclient import TestClient
+
+    from quintet.server.app import create_app
+
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'h.db'}", bot_delay=0.0, allow_seed=True)
+    with TestClient(create_app(settings)) as client:
+        h = client.get("/healthz")
+        assert h.status_code == 200
+        body = h.json()
+        assert body["ok"] and body["database"] and "redis" not in body
+        assert body["pid"] == os.getpid() and str(os.getpid()) in body["process"]
+        before = metric(client.get("/metrics").text, "quintet_actions_total")
+        r = client.post("/api/tables", json=BOT_TABLE | {"options": {"target": 20}})
+        assert r.status_code == 201
+        table = r.json()["id"]
+        deadline = time.monotonic() + 30
+        while client.get(f"/api/tables/{table}").json()["status"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        hands = client.get(f"/api/games/{table}/record").json()["hands"]
+        text = client.get("/metrics").text
+        assert metric(text, "quintet_actions_total") - before == sum(
+            len(h["actions"]) for h in hands
+        )
+        assert metric(text, "quintet_tables_owned") == 0  # it is over
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+
+        async def down(fn: Any) -> Any:
+            raise OSError("the database is down")
+
+        hub.store.read = down
+        h = client.get("/healthz")
+        assert h.status_code == 503 and h.json()["database"] is False and not h.json()["ok"]
+
+
 def test_the_settings_reach_the_workers_whole() -> None:
     """``--workers`` hands the settings to each worker as JSON: every field comes back."""
     s = Settings(
