@@ -15,7 +15,10 @@ random legal action the moment it is its turn and says ``next`` after each hand.
   dropped connections);
 * action to broadcast, to the acting client: median and 99th percentile;
 * the CPU of the servers (all processes together) and of the clients, in cores, and the
-  machine's load average (the other work on the machine shows there).
+  machine's load average (the other work on the machine shows there);
+* with ``--failover``, after measuring: the first process is killed (SIGKILL), the time
+  until every table it ran is held by a live process, and the players' reconnections
+  (the clients reconnect as the pages do, and play on for ``--after`` seconds).
 
 The configurations: ``single`` (today's server: one process, PostgreSQL, no Redis),
 ``cluster1`` (one process with ``--redis``: the cost of leases and fencing alone) and
@@ -45,6 +48,7 @@ from typing import Any
 
 import httpx
 import sqlalchemy as sa
+import websockets
 
 from quintet.server.security import new_cookie
 from quintet.server.testing import SeatClient, ServerProcess, random_choice
@@ -71,6 +75,8 @@ class Stats:
 
     measuring: bool = False
     actions: int = 0
+    after: bool = False  # measuring after a failover
+    after_actions: int = 0
     to_actor: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
 
@@ -98,36 +104,63 @@ class TimedClient(SeatClient):
 def timed_choice(client: SeatClient, state: JSON) -> JSON | None:
     """A random legal action, its time noted."""
     assert isinstance(client, TimedClient)
+    if state["seq"] <= client.sent_seq:
+        return None  # acted on this state already (a state sent again: a seat reconnected)
     a = random_choice(client, state)
     if a is not None:
         client.sent_at = time.perf_counter()
         client.sent_seq = state["seq"]
         if client.stats.measuring:
             client.stats.actions += 1
+        if client.stats.after:
+            client.stats.after_actions += 1
     return a
 
 
-async def _clients(seats: list[tuple[str, str, int]], events: Any, out: Any) -> None:
+Seat = tuple[list[str], str, int]  # the servers to try (its own first), table, seat
+
+
+async def _clients(seats: list[Seat], events: Any, out: Any) -> None:
     stats = Stats()
     sem = asyncio.Semaphore(50)  # connections opened at once
 
-    async def one(url: str, table: str, seat: int) -> None:
+    def client(url: str, table: str, seat: int, token: str | None, cookie: str) -> TimedClient:
         c = TimedClient(
-            url, table, rng=random.Random(hash((table, seat))), choose=timed_choice,
-            keep=False, cookie=new_cookie(),
+            url, table, token=token, rng=random.Random(hash((table, seat))),
+            choose=timed_choice, keep=False, cookie=cookie,
         )  # fmt: skip
         c.stats = stats
+        return c
+
+    async def one(urls: list[str], table: str, seat: int) -> None:
+        c = client(urls[0], table, seat, None, new_cookie())
         async with sem:
             await c.connect()
             await c.join(seat, f"p{seat}")
-        await c.play(stop_on_finish=False)
-        if not events["stop"].is_set():
-            stats.errors["connection closed"] += 1
+        while True:
+            await c.play(stop_on_finish=False)
+            if events["stop"].is_set():
+                return
+            stats.errors["reconnected"] += 1  # the connection dropped: as a page, again
+            while not events["stop"].is_set():
+                for url in urls:
+                    again = client(url, table, seat, c.token, c.cookie or new_cookie())
+                    try:
+                        await again.connect()
+                    except (OSError, websockets.InvalidHandshake):
+                        continue
+                    c = again
+                    break
+                else:
+                    await asyncio.sleep(0.2)
+                    continue
+                break
 
     tasks = [asyncio.create_task(one(*s)) for s in seats]
     done = asyncio.gather(*tasks, return_exceptions=True)
     while not events["stop"].is_set():
         stats.measuring = events["measure"].is_set()
+        stats.after = events["after"].is_set()
         await asyncio.sleep(0.05)
     for t in tasks:
         t.cancel()
@@ -137,10 +170,17 @@ async def _clients(seats: list[tuple[str, str, int]], events: Any, out: Any) -> 
     )]  # fmt: skip
     for r in failed:
         stats.errors[type(r).__name__] += 1
-    out.put({"actions": stats.actions, "to_actor": stats.to_actor, "errors": dict(stats.errors)})
+    out.put(
+        {
+            "actions": stats.actions,
+            "after_actions": stats.after_actions,
+            "to_actor": stats.to_actor,
+            "errors": dict(stats.errors),
+        }
+    )
 
 
-def client_main(seats: list[tuple[str, str, int]], events: Any, out: Any) -> None:
+def client_main(seats: list[Seat], events: Any, out: Any) -> None:
     """One client process: play ``seats`` until told to stop, then report."""
     try:
         import uvloop
@@ -174,16 +214,42 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
-def start_servers(config: str, db_url: str, redis_url: str, log: str) -> list[ServerProcess]:
+def start_servers(
+    config: str, db_url: str, redis_url: str, prefix: str, log: str
+) -> list[ServerProcess]:
     """Start the processes of a configuration (``single``, ``cluster1``, ``cluster2``...)."""
     n = 1 if config == "single" else int(config.removeprefix("cluster"))
     extra = ["--search-workers", "1", "--set", "create_burst=100000"]
     if config != "single":
-        extra += ["--redis", redis_url, "--set", f"redis_prefix=bench-{secrets.token_hex(4)}"]
+        extra += ["--redis", redis_url, "--set", f"redis_prefix={prefix}"]
     servers = [ServerProcess(db_url, bot_delay=0.0, extra=extra, log_path=log) for _ in range(n)]
     for s in servers:  # one after the other: the schema is migrated once
         s.start(timeout=120)
     return servers
+
+
+def failover(servers: list[ServerProcess], tables: list[str], prefix: str, url: str) -> JSON:
+    """Kill the first process (SIGKILL); return how long until another process holds the
+    lease of every table it ran, and of all tables."""
+    import redis
+
+    r = redis.Redis.from_url(url)
+    dead = httpx.get(servers[0].http + "/healthz", timeout=30).json()["process"].encode()
+    keys = [f"{prefix}:lease:{t}" for t in tables]
+    ran = sum(1 for v in r.mget(keys) if v == dead)
+    servers[0].kill()
+    t0 = time.perf_counter()
+    while True:
+        owners = r.mget(keys)
+        if all(v is not None and v != dead for v in owners):
+            break
+        if time.perf_counter() - t0 > 60:
+            break
+        time.sleep(0.05)
+    took = time.perf_counter() - t0
+    r.close()
+    left = sum(1 for v in owners if v is None or v == dead)
+    return {"tables_of_the_killed": ran, "takeover_s": took, "not_taken": left}
 
 
 async def create_tables(servers: list[ServerProcess], n: int) -> list[str]:
@@ -206,9 +272,11 @@ async def create_tables(servers: list[ServerProcess], n: int) -> list[str]:
 
 def run_config(args: argparse.Namespace, config: str, db_url: str, log: str) -> JSON:
     """Run one configuration and return its figures."""
-    servers = start_servers(config, db_url, args.redis, log)
+    prefix = f"bench-{secrets.token_hex(4)}"
+    servers = start_servers(config, db_url, args.redis, prefix, log)
+    fail: JSON | None = None
     ctx = multiprocessing.get_context("spawn")
-    events = {"measure": ctx.Event(), "stop": ctx.Event()}
+    events = {"measure": ctx.Event(), "stop": ctx.Event(), "after": ctx.Event()}
     out: Any = ctx.Queue()
     procs = []
     try:
@@ -216,8 +284,13 @@ def run_config(args: argparse.Namespace, config: str, db_url: str, log: str) -> 
         tables = asyncio.run(create_tables(servers, args.tables))
         print(f"  {len(tables)} tables created in {time.perf_counter() - t0:.1f} s", flush=True)
         p = len(servers)
-        seats = [(servers[(i + s) % p].ws, t, s) for i, t in enumerate(tables) for s in range(4)]
-        shares: list[list[tuple[str, str, int]]] = [[] for _ in range(args.clients)]
+        urls = [s.ws for s in servers]
+        seats: list[Seat] = [
+            ([urls[(i + s + k) % p] for k in range(p)], t, s)
+            for i, t in enumerate(tables)
+            for s in range(4)
+        ]
+        shares: list[list[Seat]] = [[] for _ in range(args.clients)]
         for k, seat in enumerate(seats):
             shares[k % args.clients].append(seat)
         for share in shares:
@@ -238,6 +311,11 @@ def run_config(args: argparse.Namespace, config: str, db_url: str, log: str) -> 
         cpu = (sum(cpu_seconds(pid) for pid in pids) - c0) / elapsed
         client_cpu = (sum(cpu_seconds(pid) for pid in clients) - k0) / elapsed
         load = (load0 + os.getloadavg()[0]) / 2
+        if args.failover and p > 1:
+            fail = failover(servers, tables, prefix, args.redis)
+            events["after"].set()  # the players reconnect and play on
+            time.sleep(args.after)
+            events["after"].clear()
         events["stop"].set()
         results = [out.get(timeout=120) for _ in procs]
     finally:
@@ -249,6 +327,8 @@ def run_config(args: argparse.Namespace, config: str, db_url: str, log: str) -> 
         for s in servers:
             s.stop()
     lat = [x for r in results for x in r["to_actor"]]
+    if fail is not None:
+        fail["actions_per_s_after"] = sum(r["after_actions"] for r in results) / args.after
     errors: Counter[str] = Counter()
     for r in results:
         errors.update(r["errors"])
@@ -264,6 +344,7 @@ def run_config(args: argparse.Namespace, config: str, db_url: str, log: str) -> 
         "server_cpu": cpu,
         "client_cpu": client_cpu,
         "load": load,
+        "failover": fail,
     }
 
 
@@ -289,9 +370,19 @@ def main() -> None:
     p.add_argument("--db", default=PG, help="PostgreSQL URL (a schema of its own per run)")
     p.add_argument("--redis", default=REDIS)
     p.add_argument("--json", default=None, help="write the results to this file")
+    p.add_argument(
+        "--failover",
+        action="store_true",
+        help="after measuring, kill the first of several processes (SIGKILL) and time the "
+        "takeover of its tables",
+    )
+    p.add_argument("--after", type=float, default=10.0, help="seconds played after the kill")
+    p.add_argument("--logs", default=None, help="keep the servers' logs in this directory")
     args = p.parse_args()
     rows = []
-    with tempfile.TemporaryDirectory() as d:
+    with tempfile.TemporaryDirectory() as tmp:
+        d = args.logs or tmp
+        os.makedirs(d, exist_ok=True)
         for config in args.configs.split(","):
             url, schema, engine = fresh_schema(args.db)
             print(f"{config}: {args.tables} tables, {args.seconds:g} s", flush=True)
@@ -311,6 +402,15 @@ def main() -> None:
                 f"errors {errors} {row['errors'] or ''}",
                 flush=True,
             )
+            if row["failover"]:
+                f = row["failover"]
+                print(
+                    f"  killed the first process (SIGKILL), which ran {f['tables_of_the_killed']} "
+                    f"tables: every table held by a live process {f['takeover_s']:.2f} s later "
+                    f"({f['not_taken']} not taken); then {f['actions_per_s_after']:.0f} "
+                    f"actions/s on one process (the reconnections are among the errors above)",
+                    flush=True,
+                )
     print(
         f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.clients} client processes"
     )

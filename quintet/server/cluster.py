@@ -82,7 +82,9 @@ JSON = dict[str, Any]
 
 _PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 #: Unowned tables one sweep takes at most (the next sweep takes more).
-TAKE_BATCH = 200
+TAKE_BATCH = 500
+#: Connections to Redis a process opens at most (one is its subscription).
+REDIS_CONNECTIONS = 64
 #: How long a lobby line lives in Redis, and how often its owner writes it again anyway.
 LINE_TTL = 30.0
 LINE_REFRESH = 10.0
@@ -494,9 +496,15 @@ class ClusterHub(Hub):
         super().__init__(settings, store)
         assert settings.redis_url is not None
         self.prefix = settings.redis_prefix
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(
-            settings.redis_url, socket_connect_timeout=5
+        # At most REDIS_CONNECTIONS at once: the others wait for one (many pages
+        # reconnect at once after a failover).
+        pool = aioredis.BlockingConnectionPool.from_url(
+            settings.redis_url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=20,
+            socket_connect_timeout=5,
         )
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         #: The tables this process owns (holds the lease of), with their fences.
         self.leases: dict[str, Fence] = {}
         #: Local websockets relayed to the owner of their table, by connection id.
@@ -513,6 +521,7 @@ class ClusterHub(Hub):
         self._stopping = False  # the renewals and sweeps end
         self._closing = False  # the messages to and from other processes end
         self._rehellos: set[asyncio.Task[None]] = set()
+        self._silent: dict[str, float] = {}  # processes found not listening, and when
         self._pubsub: Any = None
         self.renewed_at = time.monotonic()
         self._renew = self.redis.register_script(_RENEW)
@@ -613,7 +622,7 @@ class ClusterHub(Hub):
             task.cancel()
         if self._pubsub is not None:
             await self._pubsub.aclose()
-        await self.redis.aclose()
+        await self.redis.aclose(close_connection_pool=True)
 
     async def _loop(self, every: float, step: Callable[[], Any]) -> None:
         while True:
@@ -650,9 +659,20 @@ class ClusterHub(Hub):
         return _text(await self.redis.get(self.lease_key(table_id)))
 
     async def _reachable(self, proc: str) -> bool:
-        """Whether a process listens on its channel (a process that died does not)."""
+        """Whether a process listens on its channel (a process that died does not).
+
+        A process found silent is taken as such for a second: the pages reconnecting
+        after an owner died ask Redis once a second, not each.
+        """
+        silent = self._silent.get(proc)
+        if silent is not None and time.monotonic() - silent < 1.0:
+            return False
         got = await self.redis.pubsub_numsub(self.channel(proc))
-        return bool(got) and int(got[0][1]) > 0
+        if bool(got) and int(got[0][1]) > 0:
+            self._silent.pop(proc, None)
+            return True
+        self._silent[proc] = time.monotonic()
+        return False
 
     async def take(self, table_id: str) -> LiveTable | None:
         """Return the table if this process runs it, taking it if nobody does."""
@@ -734,7 +754,9 @@ class ClusterHub(Hub):
                 lambda conn: claim_fences(conn, mine)
             )
             rows = await self.store.read(lambda conn: load_tables(conn, list(tokens)))
-            for row in rows:
+            for k, row in enumerate(rows):
+                if k and not k % 25:
+                    await asyncio.sleep(0)  # replaying is the loop's work: others go on
                 fence = fences[row.id]
                 fence.token = tokens[row.id]
                 try:
@@ -1124,6 +1146,10 @@ class ClusterHub(Hub):
     def _gone(self, proc: str) -> None:
         """Another process stopped listening (it died): close the websockets relayed to
         it (the pages reconnect) and end the proxies of its websockets."""
+        self._silent[proc] = time.monotonic()
+        if len(self._silent) > 1000:
+            old = time.monotonic() - 60.0
+            self._silent = {p: t for p, t in self._silent.items() if t > old}
         for r in [r for r in self.relays.values() if r.owner == proc]:
             del self.relays[r.conn.id]
             r.conn.close(1012, "the table's server process is gone: reconnect")
