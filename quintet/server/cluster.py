@@ -453,19 +453,14 @@ class Relay:
 _RENEW = """
 local lost = {}
 for i, key in ipairs(KEYS) do
-  local v = redis.call('GET', key)
-  if v == ARGV[1] then
+  if redis.call('GET', key) == ARGV[1] then
     redis.call('PEXPIRE', key, ARGV[2])
-  elseif not v then
-    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
   else
     lost[#lost + 1] = i
   end
 end
 return lost
 """
-# A lease that ran out with nobody taking it is taken again: the fence says whether
-# anyone took the table meanwhile (then this process's next write is refused).
 
 _RELEASE = """
 local n = 0
@@ -477,6 +472,69 @@ for _, key in ipairs(KEYS) do
 end
 return n
 """
+
+
+class Renewer(threading.Thread):
+    """Renews a process's leases every ``renew_seconds``, on a thread of its own.
+
+    The event loop of a busy server may run late by a second or more (thousands of
+    messages ready at once), and a renewal waiting for it could let a lease run out
+    under a process that is well: so the renewals do not wait for the loop. They stop
+    when the loop itself stops running: the thread asks the loop to note the time each
+    round, and renews nothing once the loop has not done so for ``lease_seconds`` (a
+    process stuck for that long lets the others take its tables). Leases found lost are
+    handed to the loop, which drops their tables.
+    """
+
+    def __init__(self, hub: ClusterHub, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(name="quintet-lease-renewer", daemon=True)
+        import redis
+
+        assert hub.settings.redis_url is not None
+        self.hub = hub
+        self.loop = loop
+        every = hub.settings.renew_seconds
+        self.client = redis.Redis.from_url(
+            hub.settings.redis_url, socket_timeout=2 * every, socket_connect_timeout=every
+        )
+        self.script = self.client.register_script(_RENEW)
+        self.done = threading.Event()
+        self.seen = time.monotonic()  # when the loop last noted the time
+
+    def _note(self) -> None:
+        self.seen = time.monotonic()
+
+    def run(self) -> None:
+        """Renew until :attr:`done` is set."""
+        hub = self.hub
+        settings = hub.settings
+        stuck = False
+        while not self.done.wait(settings.renew_seconds):
+            if hub._stopping:
+                break
+            if time.monotonic() - self.seen > settings.lease_seconds:
+                if not stuck:
+                    log.warning("the event loop has not run for %g s: leases left to run out",
+                                settings.lease_seconds)  # fmt: skip
+                stuck = True
+                continue
+            stuck = False
+            try:
+                self.loop.call_soon_threadsafe(self._note)
+                ids = list(hub.leases)  # one C-level copy: safe while the loop changes it
+                lost = []
+                if ids:
+                    ms = int(settings.lease_seconds * 1000)
+                    keys = [hub.lease_key(i) for i in ids]
+                    lost = [ids[int(k) - 1] for k in self.script(keys=keys, args=[hub.proc, ms])]
+                hub.renewed_at = time.monotonic()
+                if lost:
+                    self.loop.call_soon_threadsafe(hub._lose_many, lost)
+            except RuntimeError:  # the loop is closed: the process is stopping
+                break
+            except Exception as e:
+                log.warning("renewing leases failed: %s: %s", type(e).__name__, e)
+        self.client.close()
 
 
 def _text(value: Any) -> str | None:
@@ -524,7 +582,7 @@ class ClusterHub(Hub):
         self._silent: dict[str, float] = {}  # processes found not listening, and when
         self._pubsub: Any = None
         self.renewed_at = time.monotonic()
-        self._renew = self.redis.register_script(_RENEW)
+        self._renewer: Renewer | None = None
         self._release = self.redis.register_script(_RELEASE)
         store.on_lost = lambda table_id: self._lose(
             table_id, "a write was refused: another process took it over"
@@ -574,10 +632,12 @@ class ClusterHub(Hub):
         await self._pubsub.subscribe(self.channel(self.proc))
         metrics.set_log_process(self.proc)
         self.renewed_at = time.monotonic()
+        self._renewer = Renewer(self, asyncio.get_running_loop())
+        self._renewer.start()
         self._tasks = [
             asyncio.create_task(self._listen(), name="quintet-cluster-listen"),
             asyncio.create_task(self._publish(), name="quintet-cluster-publish"),
-            asyncio.create_task(self._loop(self.settings.renew_seconds, self._tick), name="renew"),
+            asyncio.create_task(self._loop(self.settings.renew_seconds, self._tick), name="tick"),
             asyncio.create_task(
                 self._loop(self.settings.takeover_seconds, self.take_unowned), name="takeover"
             ),
@@ -590,6 +650,9 @@ class ClusterHub(Hub):
         """Hand every table back (release the leases, so another process takes them at
         once), close the connections, then stop as a single server does."""
         self._stopping = True  # the renewals and sweeps end at their next turn
+        if self._renewer is not None:
+            self._renewer.done.set()
+            await asyncio.to_thread(self._renewer.join, 5.0)
         for t in self.tables.values():
             t.stop_bots()
         ids = list(self.leases)
@@ -777,11 +840,14 @@ class ClusterHub(Hub):
             if left:
                 await self._release(keys=[self.lease_key(i) for i in left], args=[self.proc])
         for t in out.values():
+            if self.tables.get(t.id) is not t:
+                continue  # lost meanwhile
             async with t.lock:
                 await self._offered_levels_only(t)
-            t.start_bots()
-            log.info("table %s taken (fence %d)", t.id, fences[t.id].token)
-        return out
+            if self.tables.get(t.id) is t:
+                t.start_bots()
+                log.info("table %s taken (fence %d)", t.id, fences[t.id].token)
+        return {i: t for i, t in out.items() if self.tables.get(i) is t}
 
     def _lose(self, table_id: str, why: str) -> None:
         """Stop running a table now: forget its lease, stop its bots, close its connections."""
@@ -808,16 +874,14 @@ class ClusterHub(Hub):
         t.seat_conn.clear()
         log.warning("table %s: %s: no longer run here", table_id, why)
 
+    def _lose_many(self, table_ids: list[str]) -> None:
+        for table_id in table_ids:
+            self._lose(table_id, "its lease is another process's")
+
     async def _tick(self) -> None:
-        """Renew the leases, hand back the tables no longer in memory, check the other
-        processes this one talks to, write the lobby lines, sample the metrics."""
-        ids = list(self.leases)
-        if ids:
-            ms = int(self.settings.lease_seconds * 1000)
-            lost = await self._renew(keys=[self.lease_key(i) for i in ids], args=[self.proc, ms])
-            for k in lost:
-                self._lose(ids[int(k) - 1], "its lease is another process's")
-        self.renewed_at = time.monotonic()
+        """Hand back the tables no longer in memory, check the other processes this one
+        talks to, write the lobby lines, sample the metrics (the leases are renewed by
+        the :class:`Renewer`)."""
         gone = [
             i
             for i in self.leases
@@ -946,7 +1010,8 @@ class ClusterHub(Hub):
                 present[table_id] = now + 3 * self.settings.lease_seconds
             else:
                 absent.append(table_id)
-            key = (t.seq, t.seats_version, len(t.conns), t.status_name())
+            # What a lobby line shows (not each action): seats, watchers, status, hands.
+            key = (t.seats_version, len(t.conns), t.status_name(), len(t.table.match.hands))
             old = self._lines.get(table_id)
             if old is None or old[0] != key or now - old[1] > LINE_REFRESH:
                 pipe.set(self._line_key(table_id), dumps(t.lobby_json()), px=ms)
