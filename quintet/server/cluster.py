@@ -50,6 +50,7 @@ renewed, and after ``lease_seconds`` every process stops running its tables.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import json
 import logging
@@ -580,6 +581,7 @@ class ClusterHub(Hub):
         self._closing = False  # the messages to and from other processes end
         self._rehellos: set[asyncio.Task[None]] = set()
         self._silent: dict[str, float] = {}  # processes found not listening, and when
+        self._sweep_now = asyncio.Event()  # set: look for tables nobody runs now
         self._pubsub: Any = None
         self.renewed_at = time.monotonic()
         self._renewer: Renewer | None = None
@@ -639,7 +641,8 @@ class ClusterHub(Hub):
             asyncio.create_task(self._publish(), name="quintet-cluster-publish"),
             asyncio.create_task(self._loop(self.settings.renew_seconds, self._tick), name="tick"),
             asyncio.create_task(
-                self._loop(self.settings.takeover_seconds, self.take_unowned), name="takeover"
+                self._loop(self.settings.takeover_seconds, self.take_unowned, self._sweep_now),
+                name="takeover",
             ),
         ]
         taken = await self.take_unowned()
@@ -687,9 +690,16 @@ class ClusterHub(Hub):
             await self._pubsub.aclose()
         await self.redis.aclose(close_connection_pool=True)
 
-    async def _loop(self, every: float, step: Callable[[], Any]) -> None:
+    async def _loop(
+        self, every: float, step: Callable[[], Any], early: asyncio.Event | None = None
+    ) -> None:
         while True:
-            await asyncio.sleep(every)
+            if early is None:
+                await asyncio.sleep(every)
+            else:  # a step sooner when asked (an owner died: its leases run out)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(early.wait(), every)
+                early.clear()
             if self._stopping:
                 return
             try:
@@ -1059,11 +1069,12 @@ class ClusterHub(Hub):
                 return
             if await self._reachable(owner):
                 break
-            # Its owner died: its lease runs out within lease_seconds.
+            # Its owner died: wait for its lease to run out (within lease_seconds).
             if time.monotonic() > deadline:
                 conn.send(error("busy", "the table's server process does not answer", msg.id))
                 return
-            await asyncio.sleep(0.2)
+            left = await self.redis.pttl(self.lease_key(msg.table))
+            await asyncio.sleep(min(max(int(left), 0) / 1000 + 0.02, 1.0))
         r = self.relays.get(conn.id)
         if r is not None and r.owner != owner:
             self._unrelay(conn)
@@ -1211,6 +1222,11 @@ class ClusterHub(Hub):
     def _gone(self, proc: str) -> None:
         """Another process stopped listening (it died): close the websockets relayed to
         it (the pages reconnect) and end the proxies of its websockets."""
+        if proc not in self._silent:
+            # Its leases run out within lease_seconds: sweep then, not a second later.
+            asyncio.get_running_loop().call_later(
+                self.settings.lease_seconds + 0.05, self._sweep_now.set
+            )
         self._silent[proc] = time.monotonic()
         if len(self._silent) > 1000:
             old = time.monotonic() - 60.0
