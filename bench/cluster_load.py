@@ -263,10 +263,16 @@ async def create_tables(servers: list[ServerProcess], n: int) -> list[str]:
 
     async def one(http: httpx.AsyncClient, i: int) -> str:
         body = {"game": "quinto", "options": {"target": 5000}, "seats": ["open"] * 4}
-        async with sem:
-            r = await http.post(
-                servers[i % len(servers)].http + "/api/tables", json=body | {"seed": i}
-            )
+        for attempt in range(3):  # a kept-alive connection the server just closed
+            try:
+                async with sem:
+                    r = await http.post(
+                        servers[i % len(servers)].http + "/api/tables", json=body | {"seed": i}
+                    )
+                break
+            except httpx.TransportError:
+                if attempt == 2:
+                    raise
         r.raise_for_status()
         table_id: str = r.json()["id"]
         return table_id
