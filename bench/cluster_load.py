@@ -346,6 +346,14 @@ def run_config(args: argparse.Namespace, config: str, db_url: str, log: str) -> 
                 proc.kill()
         for s in servers:
             s.stop()
+        if config != "single":  # the run's keys (the leases run out by themselves)
+            import redis
+
+            r = redis.Redis.from_url(args.redis)
+            keys = list(r.scan_iter(match=f"{prefix}:*"))
+            if keys:
+                r.delete(*keys)
+            r.close()
     lat = [x for r in results for x in r["to_actor"]]
     if fail is not None:
         fail["actions_per_s_after"] = sum(r["after_actions"] for r in results) / args.after
