@@ -531,6 +531,22 @@ def arena_cmd(
     "turn_seconds_min=10, turn_seconds_max=600, claim_nodes=300000, lobby_idle_after=900... "
     "(repeatable).",
 )
+@click.option(
+    "--redis",
+    "redis_url",
+    default=None,
+    metavar="URL",
+    help="Run as one of several server processes sharing this Redis (redis://host:6379/0) "
+    "and the --db PostgreSQL database; see docs/server.md, Deployment.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Server processes to start on this one port (more than 1 needs --redis).",
+)
+@click.option("--log-json", is_flag=True, help="Write each log line as a JSON object.")
 @click.option("--sweep-every", type=click.FloatRange(min=0.05), default=60.0, hidden=True)
 @click.option("--allow-seed", is_flag=True, hidden=True, help="Tests: tables may set a seed.")
 @click.option(
@@ -558,6 +574,9 @@ def serve_cmd(
     abandon_after: float,
     analysis_nodes: int,
     set_items: tuple[str, ...],
+    redis_url: str | None,
+    workers: int,
+    log_json: bool,
     sweep_every: float,
     allow_seed: bool,
     echo: bool,
@@ -566,7 +585,9 @@ def serve_cmd(
 
     Tables, seats and every action are stored (the schema is created or upgraded at
     start) and unfinished tables resume where they were. Clients choose among the named
-    bot levels only; their budgets and every limit are set here. See docs/server.md.
+    bot levels only; their budgets and every limit are set here. With --redis, several
+    processes (--workers, or on other ports and machines) serve one site. See
+    docs/server.md.
     """
     need_extra("serve", "quintet serve")
     from quintet.errors import InvalidOptionError
@@ -595,17 +616,34 @@ def serve_cmd(
             abandon_after=abandon_after,
             analysis_nodes=analysis_nodes,
             sweep_every=sweep_every,
+            redis_url=redis_url,
         )
         if search_workers is not None:
             settings.search_workers = search_workers
         apply_settings(settings, set_items)
+        if workers > 1 and redis_url is None:
+            raise InvalidOptionError(
+                "--workers needs --redis (and a PostgreSQL --db): the processes share the "
+                "tables through them"
+            )
         settings.check()
     except InvalidOptionError as e:
         raise click.UsageError(str(e)) from None
     url = settings.db_url
     shown = url.split("@")[-1] if "@" in url else url
-    click.echo(f"quintet serve: http://{host}:{port}/  (database {shown})")
-    run(settings, host=host, port=port, access_log=not no_access_log, log_level=log_level)
+    several = f", {workers} processes" if workers > 1 else ""
+    if redis_url is not None:
+        several += f", Redis {redis_url.split('@')[-1]}"
+    click.echo(f"quintet serve: http://{host}:{port}/  (database {shown}{several})")
+    run(
+        settings,
+        host=host,
+        port=port,
+        access_log=not no_access_log,
+        log_level=log_level,
+        workers=workers,
+        log_json=log_json,
+    )
 
 
 # ------------------------------------------------------------------- play, replay (TUI)

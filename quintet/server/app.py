@@ -14,7 +14,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
+import json
 import logging
+import os
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -32,7 +34,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from quintet.games import games
 from quintet.record import dumps as record_dumps
-from quintet.server import accounts, db, friends, pads, pages, players, replay
+from quintet.server import accounts, db, friends, metrics, pads, pages, players, replay
 from quintet.server.conn import Conn
 from quintet.server.db import CLOSED, Store
 from quintet.server.live import FieldError, Hub, LiveTable
@@ -103,8 +105,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.db_url)
-        hub = Hub(settings, store)
+        hub: Hub
+        if settings.redis_url is None:
+            hub = Hub(settings, Store(settings.db_url))
+        else:  # one process of several (docs/server.md, "Deployment")
+            from quintet.server.cluster import ClusterHub, FencedStore
+
+            hub = ClusterHub(settings, FencedStore(settings.db_url))
         await hub.start()
         app.state.hub = hub
         try:
@@ -149,7 +156,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def visible(request: Request, hub: Hub, table_id: str) -> LiveTable | None:
         """Return the table if this request may see it (else, as for no table, None)."""
-        t = await hub.get_table(table_id)
+        t = await hub.view_table(table_id)
         if t is None:
             return None
         q = request.query_params
@@ -221,7 +228,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     ) -> dict[str, Any]:
         """A page of the lobby: public tables in play, newest first, and their number."""
-        return hub.lobby(min(limit, settings.lobby_limit), offset)
+        return await hub.lobby_page(min(limit, settings.lobby_limit), offset)
 
     @app.post("/api/tables", status_code=201)
     async def create(body: CreateTable, request: Request, hub: HubDep) -> Response:
@@ -443,6 +450,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         it again), or 200 ``not_started`` (POST starts it)."""
         return await analysis(table_id, request, hub, start=False)
 
+    # ------------------------------------------------------------- operations
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz(hub: HubDep) -> Response:
+        """200 when this process can serve (its database, and Redis, reachable), else 503:
+        ``ok``, ``process`` (its id), ``pid``, ``database``, ``redis`` (several processes),
+        the tables it runs and its websockets."""
+        checks = await hub.health()
+        return JSONResponse(checks, status_code=200 if checks["ok"] else 503)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics_page(hub: HubDep) -> Response:
+        """The Prometheus metrics (:mod:`quintet.server.metrics`)."""
+        body, content_type = metrics.render(hub)
+        return Response(body, media_type=content_type)
+
     # -------------------------------------------------------------- websocket
 
     @app.websocket("/ws")
@@ -561,15 +584,59 @@ def _redact_access_log() -> None:
         access.addFilter(RedactCodes())
 
 
+#: How ``quintet serve --workers N`` hands its settings and logging to the workers.
+SETTINGS_ENV = "QUINTET_SERVE_SETTINGS"
+LOGGING_ENV = "QUINTET_SERVE_LOGGING"
+
+
+def settings_json(settings: Settings) -> str:
+    """Return ``settings`` as JSON (for the worker processes of ``--workers``)."""
+    import dataclasses
+
+    return json.dumps(dataclasses.asdict(settings))
+
+
+def settings_of_json(text: str) -> Settings:
+    """Return the settings :func:`settings_json` wrote."""
+    import dataclasses
+
+    data: dict[str, Any] = json.loads(text)
+    tuples = {f.name for f in dataclasses.fields(Settings) if str(f.type).startswith("tuple")}
+    for name in tuples & data.keys():
+        data[name] = tuple(data[name])
+    return Settings(**data)
+
+
+def app_from_env() -> FastAPI:
+    """Return the app of one worker of ``quintet serve --workers N`` (uvicorn's factory):
+    the settings and logging are the ones :func:`run` put in the environment."""
+    import sys
+
+    sys.setswitchinterval(0.0005)
+    how = json.loads(os.environ.get(LOGGING_ENV) or "{}")
+    metrics.configure_logging(how.get("level", "info"), bool(how.get("json")))
+    return create_app(settings_of_json(os.environ[SETTINGS_ENV]))
+
+
 def run(
     settings: Settings,
     host: str = "127.0.0.1",
     port: int = 8000,
     access_log: bool = True,
     log_level: str = "info",
+    workers: int = 1,
+    log_json: bool = False,
 ) -> None:
-    """Run the server with uvicorn until it is stopped."""
+    """Run the server with uvicorn until it is stopped.
+
+    ``workers`` > 1 (with ``settings.redis_url``) starts that many server processes on
+    one port (uvicorn's workers share the listening socket; a worker that dies is
+    started again), their metrics shared through prometheus-client's multiprocess mode
+    in a temporary directory. ``log_json``: every log line is a JSON object.
+    """
+    import shutil
     import sys
+    import tempfile
 
     import uvicorn
 
@@ -579,19 +646,36 @@ def run(
     # switch interval keeps that hand-over from waiting 5 ms for the GIL.
     sys.setswitchinterval(0.0005)
 
-    logging.basicConfig(level=log_level.upper(), format="%(levelname)-9s%(name)s: %(message)s")
-    app = create_app(settings)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        ws_max_size=MAX_FRAME,
-        access_log=access_log,
-        log_level=log_level,
-        timeout_graceful_shutdown=2,
+    metrics.configure_logging(log_level, log_json)
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "ws_max_size": MAX_FRAME,
+        "access_log": access_log,
+        "log_level": log_level,
+        "timeout_graceful_shutdown": 2,
         # Messages are small: compressing each costs more CPU than it saves on a LAN.
-        ws_per_message_deflate=False,
-    )
+        "ws_per_message_deflate": False,
+    }
+    if log_json:
+        options["log_config"] = None  # uvicorn's loggers write through the JSON handler
+    if workers <= 1:
+        uvicorn.run(create_app(settings), **options)
+        return
+    if settings.redis_url is None:
+        raise ValueError("several workers need Redis (settings.redis_url)")
+    settings.check()
+    os.environ[SETTINGS_ENV] = settings_json(settings)
+    os.environ[LOGGING_ENV] = json.dumps({"level": log_level, "json": log_json})
+    made = None
+    if not os.environ.get(metrics.MULTIPROC_ENV):
+        made = tempfile.mkdtemp(prefix="quintet-metrics-")
+        os.environ[metrics.MULTIPROC_ENV] = made
+    try:
+        uvicorn.run("quintet.server.app:app_from_env", factory=True, workers=workers, **options)
+    finally:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
 
 
-__all__ = ["CSP", "create_app", "run"]
+__all__ = ["CSP", "app_from_env", "create_app", "run"]

@@ -34,7 +34,7 @@ log = logging.getLogger("quintet.server")
 
 metadata = sa.MetaData()
 #: The newest migration (quintet/server/migrations/versions).
-HEAD_REVISION = "0005"
+HEAD_REVISION = "0006"
 
 tables_t = sa.Table(
     "quintet_tables",
@@ -61,6 +61,8 @@ tables_t = sa.Table(
     sa.Column("first_dealer", sa.Integer, nullable=False, server_default="0"),
     sa.Column("social", sa.JSON, nullable=True),
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),  # 0005
+    # 0006: the fencing token of the table's owner (several processes: cluster.py).
+    sa.Column("fence", sa.BigInteger, nullable=False, server_default="0"),
     sa.Index("ix_quintet_tables_status", "status"),
 )
 

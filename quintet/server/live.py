@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
 import time
 from collections import Counter, OrderedDict
@@ -35,6 +36,7 @@ from quintet.server.db import SeatRow, Store, TableRow
 from quintet.server.handlers import Handlers, fit_for, parse_client_action
 from quintet.server.livetable import LiveTable, merge_notices
 from quintet.server.messages import Act, CreateTable, FieldError, Hint, Join, Leave, Next, Replace
+from quintet.server.metrics import TimedTable, process_id
 from quintet.server.security import Buckets, count_down, hash_token
 from quintet.server.settings import SEARCH_LEVELS, Settings
 from quintet.server.social import Social
@@ -94,21 +96,18 @@ class Hub(Social, Handlers):
         }
         self._handlers.update(self.social_handlers())
         self.chat_buckets = Buckets(settings.chat_rate, settings.chat_burst)
+        #: This server process's id (its host, pid and a random part).
+        self.proc = process_id()
 
     # ------------------------------------------------------------- lifetime
 
     async def start(self) -> None:
         """Create or upgrade the schema, then resume every unfinished table."""
-        await asyncio.to_thread(self.store.migrate)
-        # Load the search bots (numba) now rather than while tables are being played.
-        from quintet.bots import levels
-
-        await asyncio.to_thread(levels)
-        self.store.start()
+        await self._prepare()
         rows = await self.store.read(db.load_unfinished)
         for row in rows:
             try:
-                t = LiveTable(self, row)
+                t = self.live_table(row)
             except (QuintetError, ValueError):
                 log.exception("table %s does not replay: left out", row.id)
                 continue
@@ -117,6 +116,23 @@ class Hub(Social, Handlers):
             t.start_bots()
         log.info("resumed %d tables", len(self.tables))
         self._sweeper = asyncio.create_task(self._sweep(), name="quintet-sweeper")
+
+    async def _prepare(self) -> None:
+        """Create or upgrade the schema, load the bots, start the store's writer."""
+        await asyncio.to_thread(self._migrate)
+        # Load the search bots (numba) now rather than while tables are being played.
+        from quintet.bots import levels
+
+        await asyncio.to_thread(levels)
+        self.store.start()
+
+    def _migrate(self) -> None:
+        self.store.migrate()
+
+    def live_table(self, row: TableRow) -> LiveTable:
+        """Return a stored table in memory (its match rebuilt from its actions), timed
+        for the metrics (:class:`~quintet.server.metrics.TimedTable`)."""
+        return TimedTable(self, row)
 
     async def _offered_levels_only(self, t: LiveTable) -> None:
         """Give a stored bot seat whose level is not offered here the nearest offered one.
@@ -138,6 +154,31 @@ class Hub(Social, Handlers):
             )
             new = SeatRow(s.seat, "bot", level, f"{level} bot", None, s.invite)
             await t.save_seat(new)
+
+    def runs(self, table_id: str) -> bool:
+        """Whether this process runs the table (one process: every table it holds)."""
+        return table_id in self.tables
+
+    def relayed_count(self) -> int:
+        """Websockets playing a table another process runs (none with one process)."""
+        return 0
+
+    async def health(self) -> JSON:
+        """Return ``/healthz``'s checks: ``ok``, this process's id, the database reachable,
+        the tables run here and the websockets open."""
+        try:
+            await asyncio.wait_for(self.store.read(lambda c: c.exec_driver_sql("SELECT 1")), 3.0)
+            database = True
+        except Exception:
+            database = False
+        return {
+            "ok": database,
+            "process": self.proc,
+            "pid": os.getpid(),
+            "database": database,
+            "tables": sum(1 for t in self.tables.values() if not t.closed and self.runs(t.id)),
+            "connections": sum(self.connections.values()),
+        }
 
     async def stop(self) -> None:
         """Stop the bots and their workers, close the connections and the store."""
@@ -473,12 +514,11 @@ class Hub(Social, Handlers):
             self._creating[k] += 1
         self._creating_total += 1
         try:
-            await self.store.write(lambda conn: db.insert_table(conn, row))
+            t = await self._insert(row)
         finally:
             self._creating_total -= 1
             for k in keys:
                 count_down(self._creating, k)
-        t = LiveTable(self, row)
         t.creator_client = client
         self.tables[t.id] = t
         log.info("table %s created: %s %s", t.id, row.game, row.variant)
@@ -486,6 +526,16 @@ class Hub(Social, Handlers):
             await t.maybe_first_deal()
         t.start_bots()
         return t
+
+    async def _insert(self, row: TableRow) -> LiveTable:
+        """Store a new table's rows; return it in memory."""
+        await self.store.write(lambda conn: db.insert_table(conn, row))
+        return self.live_table(row)
+
+    async def view_table(self, table_id: str) -> LiveTable | None:
+        """Return a table to show over HTTP (:meth:`get_table` here; with several
+        processes a copy read from the database when another process plays it)."""
+        return await self.get_table(table_id)
 
     async def get_table(self, table_id: str) -> LiveTable | None:
         """Return a table by id, loading one that is over from storage to show it."""
@@ -515,7 +565,7 @@ class Hub(Social, Handlers):
         row = await self.store.read(lambda conn: db.load_table(conn, table_id))
         if row is None:
             return None
-        t = self.tables.get(table_id) or LiveTable(self, row)
+        t = self.tables.get(table_id) or self.live_table(row)
         self.tables[table_id] = t
         t.start_bots()
         if t.closed:
@@ -548,6 +598,10 @@ class Hub(Social, Handlers):
             while len(self.replays) > SHOWN_TABLES:
                 self.replays.pop(next(iter(self.replays)))
         return data
+
+    async def lobby_page(self, limit: int, offset: int = 0) -> JSON:
+        """Return :meth:`lobby` (with several processes, read from the database)."""
+        return self.lobby(limit, offset)
 
     def lobby(self, limit: int, offset: int = 0) -> JSON:
         """Return a page of the public tables in play, newest first, and their number."""

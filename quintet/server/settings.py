@@ -158,6 +158,14 @@ class Settings:
     # results were kept whose results one profile request fills in at most.
     history_limit: int = 50
     results_fill: int = 100
+    # Several server processes (docs/server.md, "Deployment"): Redis (None: one process),
+    # its keys' prefix, a table's lease and how often its owner renews it, how often each
+    # process looks for unfinished tables nobody owns (see quintet/server/cluster.py).
+    redis_url: str | None = None
+    redis_prefix: str = "quintet"
+    lease_seconds: float = 3.0
+    renew_seconds: float = 1.0
+    takeover_seconds: float = 1.0
 
     def offered_levels(self) -> dict[str, str]:
         """Return every bot level this server offers: its name -> the bot it makes."""
@@ -265,6 +273,10 @@ class Settings:
             raise InvalidOptionError("search_workers must be at least 1")
         if self.hint_level not in self.offered_levels():
             raise InvalidOptionError(f"hint level {self.hint_level!r} is not an offered level")
+        if self.redis_url is not None:
+            from quintet.server.cluster import check_settings
+
+            check_settings(self)
 
 
 def apply_settings(settings: Settings, items: tuple[str, ...]) -> None:
