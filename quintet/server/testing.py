@@ -46,8 +46,11 @@ class ServerProcess:
         bot_delay: float = 0.0,
         extra: list[str] | None = None,
         log_path: str | None = None,
+        python: list[str] | None = None,
     ) -> None:
         self.db_url = db_url
+        #: The command that runs Python (default: this interpreter; a profiler, say).
+        self.python = python or [sys.executable]
         self.port = port or free_port()
         self.bot_delay = bot_delay
         self.extra = extra or []
@@ -68,7 +71,7 @@ class ServerProcess:
     def start(self, timeout: float = 30.0) -> ServerProcess:
         """Start the server and wait until it answers."""
         cmd = [
-            sys.executable,
+            *self.python,
             "-m",
             "quintet.cli",
             "serve",
