@@ -224,7 +224,7 @@ async def run_tables(server: ServerProcess, n: int, seconds: float, warmup: floa
         for i in range(n):
             body = {
                 "game": "quinto",
-                "options": {"target": 5000},  # the most a server allows: a long game,
+                "options": {"target": 5000},  # the most a server allows: a long game
                 "seats": ["open"] * 4,
                 "seed": 1000 * n + i,
             }
