@@ -35,6 +35,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -337,6 +338,11 @@ def main() -> None:
         try:
             rows = asyncio.run(main_async(args, server))
         finally:
+            if args.profile and server.proc is not None:
+                # uvicorn ends a SIGTERM by raising it again (no stats written); SIGINT
+                # ends cProfile's run with KeyboardInterrupt, which writes them.
+                server.proc.send_signal(signal.SIGINT)
+                server.proc.wait(60)
             server.stop()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, database {db.split(':')[0]}")
     if args.json:

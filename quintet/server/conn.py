@@ -14,7 +14,7 @@ from quintet.server.protocol import dumps
 from quintet.server.settings import Settings
 
 if TYPE_CHECKING:
-    from quintet.server.livetable import LiveTable
+    from quintet.server.livetable import LiveTable, Shared
 
 log = logging.getLogger("quintet.server")
 
@@ -31,9 +31,10 @@ class Conn:
     """One websocket connection: its person, table and seat, its outbox and rate limit.
 
     ``send`` never blocks: messages queue in the outbox and a sender task writes them
-    in order. The ``sent_*`` fields let each ``state`` message carry only the parts
-    (seats, log, sheet) that changed since the last one on this connection. ``person``
-    is the person id of the browser's cookie (None without one: a spectator only).
+    in order. ``base`` and the ``sent_*`` fields are what this connection was last sent
+    of its table: its next message (an ``update``) carries only what changed since.
+    ``person`` is the person id of the browser's cookie (None without one: a spectator
+    only).
     """
 
     _ids = 0
@@ -72,12 +73,14 @@ class Conn:
         self.reset_cursors()
 
     def reset_cursors(self) -> None:
-        """Forget what was sent: the next state message is complete."""
-        self.sent_seats = -1
-        self.sent_sheet = -1
-        self.sent_hand = -1
-        self.sent_events = 0
-        self.sent_epoch = 0  # the table's log epoch (a take-back rewrites the log)
+        """Forget what was sent: the next message is a whole ``state``."""
+        #: The table's shared parts the last message was made from (None: none sent).
+        self.base: Shared | None = None
+        #: The hands and the legal actions last sent (from this seat's observation).
+        self.sent_hands: tuple[Any, ...] | None = None
+        self.sent_legal: tuple[Any, ...] | None = None
+        #: The seat the last ``you`` was sent for (None: a spectator; -1: none sent).
+        self.sent_you: int | None = -1
 
     @property
     def hinting(self) -> bool:
