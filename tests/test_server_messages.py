@@ -111,7 +111,9 @@ def hub_running() -> Iterator[tuple[Hub, asyncio.AbstractEventLoop]]:
 async def seat_everyone(hub: Hub, game: str, variant: str, options: JSON, seed: int) -> Any:
     """Create a table of open seats, a client in each (and a spectator); deal."""
     n = 4 if game == "quinto" else 5
-    body = CreateTable(game=game, variant=variant, options=options, seats=["open"] * n, seed=seed)
+    body = CreateTable.model_validate(
+        {"game": game, "variant": variant, "options": options, "seats": ["open"] * n, "seed": seed}
+    )
     made = await hub.create_table(body, "creator")
     t = hub.tables[made["id"]]
     clients: dict[int | None, Client] = {}

@@ -286,10 +286,10 @@ class SeatClient:
         assert self.ws is not None
         try:
             while True:
-                m = await self.recv()
-                if m["type"] not in ("state", "update"):
+                got = await self.recv()
+                if got["type"] not in ("state", "update"):
                     continue
-                m = self.state
+                m = self.state  # the whole table after it
                 assert m is not None
                 if m["status"] == "finished":
                     if stop_on_finish:
