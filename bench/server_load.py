@@ -60,14 +60,23 @@ def pct(xs: list[float], q: float) -> float:
     return 1000 * s[min(len(s) - 1, int(q * len(s)))]
 
 
+def cpu_times(pid: int, tid: int | None = None) -> tuple[float, float]:
+    """Return a process's user and system CPU seconds, all its threads (Linux); with
+    ``tid``, that thread's only."""
+    path = f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat"
+    try:
+        with open(path) as f:
+            parts = f.read().rsplit(")", 1)[1].split()
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(parts[11]) / tick, int(parts[12]) / tick
+    except OSError:  # pragma: no cover - not Linux
+        return float("nan"), float("nan")
+
+
 def cpu_seconds(pid: int) -> float:
     """Return a process's user + system CPU seconds, all its threads (Linux)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            parts = f.read().rsplit(")", 1)[1].split()
-        return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
-    except OSError:  # pragma: no cover - not Linux
-        return float("nan")
+    user, system = cpu_times(pid)
+    return user + system
 
 
 # ------------------------------------------------------------------------ echo
@@ -218,7 +227,9 @@ async def seat_client(
                 stats.lost += 1
 
 
-async def run_tables(server: ServerProcess, n: int, seconds: float, warmup: float) -> JSON:
+async def run_tables(
+    server: ServerProcess, n: int, seconds: float, warmup: float, sample: bool = False
+) -> JSON:
     """Open ``n`` tables of four scripted clients; measure for ``seconds``."""
     async with httpx.AsyncClient(base_url=server.http, timeout=60) as http:
         ids = []
@@ -256,12 +267,20 @@ async def run_tables(server: ServerProcess, n: int, seconds: float, warmup: floa
     assert server.proc is not None
     pid = server.proc.pid
     stats.measuring = True
-    c0 = cpu_seconds(pid)
+    u0, s0 = cpu_times(pid)
+    c0 = u0 + s0
+    m0 = sum(cpu_times(pid, pid))  # the event loop's thread
     t0 = time.perf_counter()
+    if sample:
+        os.kill(pid, signal.SIGUSR1)  # bench/sampler.py: sample from now
     await asyncio.sleep(seconds)
+    if sample:
+        os.kill(pid, signal.SIGUSR2)
     stats.measuring = False
     elapsed = time.perf_counter() - t0
-    cpu = cpu_seconds(pid) - c0
+    u1, s1 = cpu_times(pid)
+    cpu = u1 + s1 - c0
+    loop_cpu = sum(cpu_times(pid, pid)) - m0
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     return {
@@ -269,6 +288,8 @@ async def run_tables(server: ServerProcess, n: int, seconds: float, warmup: floa
         "actions": stats.actions,
         "actions_per_s": stats.actions / elapsed,
         "cpu_per_action_ms": 1000 * cpu / max(stats.actions, 1),
+        "system_per_action_ms": 1000 * (s1 - s0) / max(stats.actions, 1),
+        "loop_per_action_ms": 1000 * loop_cpu / max(stats.actions, 1),
         "server_cpu": cpu / elapsed,
         "actor_median_ms": pct(stats.to_actor, 0.5),
         "actor_p99_ms": pct(stats.to_actor, 0.99),
@@ -292,7 +313,8 @@ async def main_async(args: argparse.Namespace, server: ServerProcess) -> list[JS
     rows = []
     for n in args.tables:
         echo, echo_cpu = await echo_floor(echo_url, n, args.seconds, pid)
-        row = await run_tables(server, n, args.seconds, args.warmup)
+        signals = bool(args.sample or os.environ.get("QUINTET_BENCH_SIGNALS"))
+        row = await run_tables(server, n, args.seconds, args.warmup, signals)
         row["echo_median_ms"] = pct(echo, 0.5)
         row["echo_p99_ms"] = pct(echo, 0.99)
         row["echo_cpu_ms"] = 1000 * echo_cpu
@@ -301,7 +323,9 @@ async def main_async(args: argparse.Namespace, server: ServerProcess) -> list[JS
         rows.append(row)
         print(
             f"N={n:>4}: {row['actions_per_s']:6.0f} actions/s | server CPU "
-            f"{row['cpu_per_action_ms']:.3f} ms/action ({100 * row['server_cpu']:.0f}%) | "
+            f"{row['cpu_per_action_ms']:.3f} ms/action (loop thread "
+            f"{row['loop_per_action_ms']:.3f}, system {row['system_per_action_ms']:.3f}; "
+            f"{100 * row['server_cpu']:.0f}%) | "
             f"action->actor p50 {row['actor_median_ms']:6.2f} p99 {row['actor_p99_ms']:7.2f} ms"
             f" | ->all 4 p50 {row['all_median_ms']:6.2f} p99 {row['all_p99_ms']:7.2f} | "
             f"echo x{n} p50 {row['echo_median_ms']:5.2f} p99 {row['echo_p99_ms']:6.2f} ms, "
@@ -321,6 +345,7 @@ def main() -> None:
     p.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
     p.add_argument("--json", default=None, help="write the results to this file")
     p.add_argument("--profile", default=None, help="run the server under cProfile: its stats")
+    p.add_argument("--sample", default=None, help="run the server under bench/sampler.py")
     args = p.parse_args()
     args.tables = [int(x) for x in args.tables.split(",")]
     try:
@@ -331,14 +356,17 @@ def main() -> None:
         pass
     with tempfile.TemporaryDirectory() as d:
         db = args.db or f"sqlite:///{d}/bench.db"
-        python = None
+        python = os.environ.get("QUINTET_BENCH_PYTHON", "").split() or None
         if args.profile:
             python = [sys.executable, "-m", "cProfile", "-o", os.path.abspath(args.profile)]
+        elif args.sample:
+            sampler = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sampler.py")
+            python = [sys.executable, sampler, "--signals", "-o", os.path.abspath(args.sample)]
         server = ServerProcess(db, log_path=f"{d}/server.log", python=python).start()
         try:
             rows = asyncio.run(main_async(args, server))
         finally:
-            if args.profile and server.proc is not None:
+            if (args.profile or args.sample) and server.proc is not None:
                 # uvicorn ends a SIGTERM by raising it again (no stats written); SIGINT
                 # ends cProfile's run with KeyboardInterrupt, which writes them.
                 server.proc.send_signal(signal.SIGINT)

@@ -338,11 +338,33 @@ def test_step_events_are_what_replaying_the_whole_hand_adds() -> None:
             while not state.is_terminal():
                 seat = rng.choice(state.actors())
                 a = rng.choice(state.legal_actions(seat))
-                log.add(views.step_events(state, seat, a))
-                state = state.child(a, seat)
+                after = state.child(a, seat)
+                step = views.step_events(state, seat, a, after)
+                assert step == views.step_events(state, seat, a)  # read from a position
+                log.add(step)
+                state = after
                 whole, last = views.public_log(state)
                 assert log.json == whole and log.last == last, (game, variant, seed)
             assert log.events == state.events()
+
+
+def test_a_seats_view_is_its_observations_hands_and_legal_actions() -> None:
+    for game, variant, options in CONFIGS:
+        for seed in range(4):
+            n = 4 if game == "quinto" else 5
+            table = Table.new(game, variant, seats=[None] * n, seed=seed, options=options)
+            state = table.state
+            rng = random.Random(seed)
+            while True:
+                for seat in range(n):
+                    obs = state.observation(seat)
+                    assert views.seat_view(state, seat) == (obs.hands, obs.legal_actions)
+                    public = views.public_hand_json(obs, 0)
+                    assert public == views.public_hand_json(state.observation(0), 0)
+                if state.is_terminal():
+                    break
+                seat = rng.choice(state.actors())
+                state = state.child(rng.choice(state.legal_actions(seat)), seat)
 
 
 def test_the_public_log_and_sheet_never_replay_the_hand_per_action(

@@ -46,6 +46,7 @@ class LiveTable:
         self.variant = row.variant
         self.options = row.options
         self.lone_seat = row.lone_seat
+        self._dummy_seat = find_game(self.game).dummy_of(self.lone_seat)
         self.seed = row.seed
         self.public = row.public
         self.title = row.title
@@ -151,7 +152,7 @@ class LiveTable:
     @property
     def dummy_seat(self) -> int | None:
         """The dummy's seat in Quinto's dummy variant."""
-        return find_game(self.game).dummy_of(self.lone_seat)
+        return self._dummy_seat
 
     @property
     def closed(self) -> bool:
@@ -347,7 +348,7 @@ class LiveTable:
         return obs
 
     def _players(self) -> list[int]:
-        return [s for s in range(self.num_seats) if s != self.dummy_seat]
+        return [s for s in range(self.num_seats) if s != self._dummy_seat]
 
     def spectator_hands(self) -> list[Any]:
         """Return the hands every player's observation shows (None for the others)."""
@@ -408,7 +409,7 @@ class LiveTable:
         if plog is None or self._log_key != (number, self.seq - 1):
             return  # the log is read again from the hand when it is next asked for
         last = plog.last
-        added = plog.add(views.step_events(before, seat, a))
+        added = plog.add(views.step_events(before, seat, a, self.table.state))
         self._log_enc.extend(dumps(e) for e in added)
         if plog.last is not last:
             self._last_trick = dumps(plog.last)
@@ -472,15 +473,14 @@ class LiveTable:
         return sh
 
     def _view(self, conn: Conn) -> tuple[tuple[Any, ...] | None, tuple[Any, ...]]:
-        """Return the hands ``conn`` may see and its legal actions (from its observation)."""
+        """Return the hands ``conn`` may see and its legal actions (its seat's view)."""
         st = self.table.state
         if st is None:
             return None, ()
         seat = conn.seat
         if seat is None:
             return tuple(self.spectator_hands()), ()
-        obs = self.observation(seat)
-        return obs.hands, obs.legal_actions
+        return views.seat_view(st, seat)
 
     def _you(self, conn: Conn) -> str:
         seat = conn.seat
@@ -699,7 +699,7 @@ class LiveTable:
             self.finished_at = finished
             log.info("table %s finished: %s", self.id, dumps(result))
         self.broadcast()
-        self.wake.set()
+        self.nudge_bots()
 
     async def deal(self) -> None:
         """Store and deal the next hand (the lock is held)."""
@@ -718,7 +718,7 @@ class LiveTable:
         self.touch()
         log.info("table %s: hand %d dealt", self.id, k)
         self.broadcast()
-        self.wake.set()
+        self.nudge_bots()
 
     async def maybe_first_deal(self) -> None:
         """Deal the first hand once every seat is taken (the lock is held)."""
@@ -821,6 +821,16 @@ class LiveTable:
         self.broadcast()
 
     # ------------------------------------------------------------------ bots
+
+    def nudge_bots(self) -> None:
+        """Wake the bots' task after a change, if it has anything to do at this table.
+
+        It has when a bot holds a seat (it may act, or deal for bots alone), or when a
+        turn clock runs (it plays for a person whose time ran out); a table of people
+        without a clock is left alone (a seat given to a bot wakes it then).
+        """
+        if self.social.get("turn_seconds") or any(s.kind == "bot" for s in self.seats):
+            self.wake.set()
 
     def start_bots(self) -> None:
         """Start the task that lets bots act (and deals for tables of bots only)."""

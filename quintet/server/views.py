@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from quintet.actions import action_str, action_to_json, is_play
+from quintet.actions import MELD_COURT, MELD_STRAIGHT, action_str, action_to_json, is_play
 from quintet.cards import CardMask, card_str, mask_cards
 from quintet.game import Event, GameState, Observation
 from quintet.games import find_game
@@ -109,6 +109,31 @@ def _quintus_hand(obs: QuintusObservation) -> JSON:
     }
 
 
+def seat_view(
+    state: GameState, seat: int
+) -> tuple[tuple[CardMask | None, ...], tuple[tuple[int, int], ...]]:
+    """Return the hands the player deciding for ``seat`` may see (None for the others)
+    and its legal actions as ``(seat, action)``: its observation's ``hands`` and
+    ``legal_actions``, without the public rest of it (built once for every recipient).
+
+    The hands come from the engine's :meth:`~quintet.hand.HandState.visible_seats`,
+    the rule its observation follows; the legal actions are those of the seats to act
+    this player decides for (tests/test_server_messages.py checks both against the
+    observation at every point of whole hands).
+    """
+    if not isinstance(state, HandState):  # pragma: no cover - every engine here is one
+        obs = state.observation(seat)
+        return obs.hands, obs.legal_actions
+    held = state.hands
+    visible = state.visible_seats(seat)
+    hands = tuple(held[s] if s in visible else None for s in range(len(held)))
+    me = state.controller(seat)
+    legal = tuple(
+        (s, a) for s in state.actors() if state.controller(s) == me for a in state.legal_actions(s)
+    )
+    return hands, legal
+
+
 def public_hands(observations: Sequence[Observation]) -> list[CardMask | None]:
     """Return the hands every seat's observation shows (an open-nil hand), else None."""
     n = len(observations[0].hands)
@@ -194,13 +219,25 @@ class PublicLog:
         self.json.append(entry)
 
 
-def step_events(before: GameState, seat: int, action: int) -> list[Event]:
+def step_events(
+    before: GameState, seat: int, action: int, after: GameState | None = None
+) -> list[Event]:
     """Return the public events ``seat``'s ``action`` brings in the state ``before`` it.
 
-    Played from a position that begins at ``before`` (:meth:`quintet.hand.HandState.
-    position`): the action alone is replayed, not the hand. They are exactly the events
-    :meth:`~quintet.game.GameState.events` adds for it.
+    They are exactly the events :meth:`~quintet.game.GameState.events` adds for it.
+    An action that ends no trick and no hand and melds nothing (``after`` shows it)
+    brings only itself; any other is played from a position that begins at ``before``
+    (:meth:`quintet.hand.HandState.position`): the action alone is replayed, not the
+    hand.
     """
+    if (
+        after is not None
+        and after.tricks_played == before.tricks_played
+        and not after.is_terminal()
+        and action not in (MELD_COURT, MELD_STRAIGHT)
+    ):
+        text = f"{find_game(before.game).seat_label(seat)}: {action_str(action)}"
+        return [Event("action", seat, action, text=text)]
     if isinstance(before, HandState):
         pos = before.position()
         pos.apply_action(action, seat)
