@@ -362,7 +362,10 @@ def main() -> None:
         elif args.sample:
             sampler = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sampler.py")
             python = [sys.executable, sampler, "--signals", "-o", os.path.abspath(args.sample)]
-        server = ServerProcess(db, log_path=f"{d}/server.log", python=python).start()
+        # Scripted players act the moment they may: past a person's message rate when
+        # few tables share the server.
+        extra = ["--set", "rate=100000", "--set", "burst=100000"]
+        server = ServerProcess(db, log_path=f"{d}/server.log", python=python, extra=extra).start()
         try:
             rows = asyncio.run(main_async(args, server))
         finally:

@@ -422,7 +422,9 @@ class LiveTable:
             return None
         self._refresh()
         if self._summary is None:
-            self._summary = views.hand_result(st)
+            self.public_log()
+            assert self._plog is not None
+            self._summary = views.hand_result(st, self._plog.events)
         return self._summary
 
     def sheet(self) -> JSON:
@@ -625,7 +627,15 @@ class LiveTable:
         return text
 
     def _legal_text(self, legal: tuple[Any, ...]) -> str:
-        return dumps(views.actions_json(legal)) if legal else "[]"
+        """Return ``(seat, action)`` pairs as the protocol's action objects, encoded."""
+        texts = _ACTION_TEXTS
+        out = []
+        for pair in legal:
+            text = texts.get(pair)
+            if text is None:
+                text = texts[pair] = dumps(views.actions_json([pair])[0])
+            out.append(text)
+        return "[" + ",".join(out) + "]"
 
     def broadcast(self) -> None:
         """Send every connection what changed (a whole state to one that has none)."""
@@ -951,6 +961,11 @@ class LiveTable:
                 await self.commit_action(*job)
             if len(self._signal_asked) > 1000:
                 self._signal_asked = {k for k in self._signal_asked if k[0] >= self.seq}
+
+
+#: Each (seat, action) pair as an encoded action object (the same in every game and at
+#: every table: an action's number names one action).
+_ACTION_TEXTS: dict[tuple[int, int], str] = {}
 
 
 class Shared:

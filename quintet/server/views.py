@@ -126,11 +126,12 @@ def seat_view(
         return obs.hands, obs.legal_actions
     held = state.hands
     visible = state.visible_seats(seat)
-    hands = tuple(held[s] if s in visible else None for s in range(len(held)))
+    hands = tuple([m if s in visible else None for s, m in enumerate(held)])
     me = state.controller(seat)
-    legal = tuple(
-        (s, a) for s in state.actors() if state.controller(s) == me for a in state.legal_actions(s)
-    )
+    legal: tuple[tuple[int, int], ...] = ()
+    for s in state.actors():
+        if state.controller(s) == me:
+            legal += tuple([(s, a) for a in state.legal_actions(s)])
     return hands, legal
 
 
@@ -343,21 +344,22 @@ def quintus_ledger(match: QuintusMatch) -> JSON:
     }
 
 
-def hand_result(state: GameState) -> JSON:
+def hand_result(state: GameState, events: Sequence[Event] | None = None) -> JSON:
     """Return the end-of-hand summary: the deal (all hands as dealt) and the result.
 
     Only for a finished hand: the deal is shown to everyone once the hand is over.
+    ``events`` are the hand's public events if the caller keeps them (else replayed).
     """
     deal: JSON = {"hands": [cards_json(m) for m in state.initial_hands()]}
     out: JSON = {"deal": deal, "dealer": state.dealer}
-    out.update(_RESULT_PARTS[type(state)](state, deal))
+    out.update(_RESULT_PARTS[type(state)](state, deal, events))
     return out
 
 
-def _quinto_result(state: QuintoState, deal: JSON) -> JSON:
+def _quinto_result(state: QuintoState, deal: JSON, events: Sequence[Event] | None) -> JSON:
     """Return a finished Quinto hand's result (and put its cachette in the deal)."""
     deal["cachette"] = cards_json(state.initial_cachette())
-    s = hand_summary(state)
+    s = hand_summary(state, events)
     return {
         "multiplier": state.multiplier,
         "quints": list(s["quints"]),
@@ -371,7 +373,7 @@ def _quinto_result(state: QuintoState, deal: JSON) -> JSON:
     }
 
 
-def _quintus_result(state: QuintusState, deal: JSON) -> JSON:
+def _quintus_result(state: QuintusState, deal: JSON, events: Sequence[Event] | None) -> JSON:
     """Return a finished Quintus hand's result."""
     return {
         "void": state.void,
@@ -397,7 +399,7 @@ _HAND_PARTS: Final[dict[type, Callable[[Any], JSON]]] = {
     QuintoObservation: _quinto_hand,
     QuintusObservation: _quintus_hand,
 }
-_RESULT_PARTS: Final[dict[type, Callable[[Any, JSON], JSON]]] = {
+_RESULT_PARTS: Final[dict[type, Callable[[Any, JSON, Sequence[Event] | None], JSON]]] = {
     QuintoState: _quinto_result,
     QuintusState: _quintus_result,
 }
