@@ -8,7 +8,7 @@ action the moment it is their turn (and say ``next`` after each hand), and measu
 * actions per second (accepted, stored and sent to the four players);
 * the server's CPU time per action: the server process's user and system time
   (``/proc/PID/stat``, every thread) over the measuring window, divided by the actions
-  taken in it;
+  taken in it; and of that, the event loop's thread and the system (kernel) time;
 * action to broadcast: from a client sending its action to that client receiving the
   message holding it (median and 99th percentile), and to the last of the table's four
   players receiving it;
@@ -20,8 +20,16 @@ action the moment it is their turn (and say ``next`` after each hand), and measu
 
 Run: ``.venv/bin/python bench/server_load.py`` (``--tables 10,100,500 --seconds 10``).
 All clients run in this one process (uvloop when available): on a 2-core machine the
-server and the clients share the two cores. ``--profile FILE`` runs the server under
-cProfile and writes its statistics to FILE when it stops (``python -m pstats FILE``).
+server and the clients share the two cores. The server takes a scripted player's pace
+(its per-connection message rate raised: ``--set rate=...``).
+
+Looking inside: ``--profile FILE`` runs the server under cProfile and writes its
+statistics to FILE when it stops (``python -m pstats FILE``; its clock is the wall's,
+so a write that lets a client run first looks long); ``--sample FILE`` under
+``bench/sampler.py``, sampling only the measuring windows. ``QUINTET_BENCH_PYTHON`` (a
+command, split on spaces) runs the server's Python through a wrapper of one's own
+(it gets ``-m quintet.cli serve ...``), and ``QUINTET_BENCH_SIGNALS=1`` sends the
+server SIGUSR1 when a measuring window opens and SIGUSR2 when it closes.
 
 The clients follow the table with either protocol version: version 1 sends a whole
 ``state`` message after every change; version 2 a ``state`` on connect and an
