@@ -351,12 +351,12 @@ class LiveTable:
         return [s for s in range(self.num_seats) if s != self._dummy_seat]
 
     def spectator_hands(self) -> list[Any]:
-        """Return the hands every player's observation shows (None for the others)."""
+        """Return the hands every player is shown (None for the others)."""
         self._refresh()
         if self._spectator_hands is None:
-            self._spectator_hands = views.public_hands(
-                [self.observation(s) for s in self._players()]
-            )
+            st = self.table.state
+            shown = [views.seat_view(st, s)[0] for s in self._players()]
+            self._spectator_hands = views.public_hands(shown)
         return self._spectator_hands
 
     def public_hand(self) -> JSON:
@@ -500,8 +500,8 @@ class LiveTable:
         since its last one (None when nothing did).
 
         ``sh`` is the table's shared parts now (:meth:`shared`), made once for all the
-        recipients of a change; the hands and legal actions come from each one's
-        observation, and only when they changed.
+        recipients of a change; the hands and legal actions are each one's seat's view
+        (:func:`views.seat_view`), sent only when they changed.
         """
         if sh is None:
             sh = self.shared()

@@ -135,12 +135,16 @@ def seat_view(
     return hands, legal
 
 
-def public_hands(observations: Sequence[Observation]) -> list[CardMask | None]:
-    """Return the hands every seat's observation shows (an open-nil hand), else None."""
-    n = len(observations[0].hands)
+def public_hands(shown: Sequence[Sequence[CardMask | None]]) -> list[CardMask | None]:
+    """Return the hands every player is shown (an open-nil hand), else None.
+
+    ``shown`` holds each player's hands as its view has them (``obs.hands``, or
+    :func:`seat_view`'s).
+    """
+    n = len(shown[0])
     out: list[CardMask | None] = []
     for s in range(n):
-        masks = [o.hands[s] for o in observations]
+        masks = [hands[s] for hands in shown]
         out.append(masks[0] if all(m is not None for m in masks) else None)
     return out
 
