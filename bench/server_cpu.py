@@ -7,8 +7,9 @@ in this process with four in-memory connections per table, each a person of its 
 (no network). A hand is played by random legal actions sent as ``act`` messages; the
 CPU time of the event loop's thread (``time.thread_time``) over the hand, divided by its
 actions, is what the server spends per action: parsing and checking the message (the
-declared model), the seat and lock checks, the engine's check, the stored row, and the
-four ``state`` messages written out. Interleaved with it, the same hand is replayed on
+declared model), the seat and lock checks, the engine's check, the stored row (one
+commit per action: a single table has no group to commit with), and the four
+``update`` messages written out. Interleaved with it, the same hand is replayed on
 the bare engine with what no server can skip (``act`` checked, four observations): the
 floor. The ratio of the two is printed.
 

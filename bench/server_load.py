@@ -5,17 +5,35 @@ each N: opens N Quinto tables whose four seats are websocket clients that play a
 action the moment it is their turn (and say ``next`` after each hand), and measures for
 ``--seconds``:
 
-* actions per second (accepted, stored and broadcast);
+* actions per second (accepted, stored and sent to the four players);
+* the server's CPU time per action: the server process's user and system time
+  (``/proc/PID/stat``, every thread) over the measuring window, divided by the actions
+  taken in it; and of that, the event loop's thread and the system (kernel) time;
 * action to broadcast: from a client sending its action to that client receiving the
-  state message holding it (median and 99th percentile), and to the last of the
-  table's four players receiving it;
-* the floor: a bare websocket echo round trip on the same server (same uvicorn,
-  same websocket stack, ``/bench/echo``) with N clients doing the same at once, and
-  a single unloaded client.
+  message holding it (median and 99th percentile), and to the last of the table's four
+  players receiving it;
+* errors: error messages and connections lost;
+* the floor, in the same run: a bare websocket echo round trip on the same server (same
+  uvicorn, same websocket stack, ``/bench/echo``) with N clients doing the same at
+  once (its latency, and the server's CPU time per round trip), and a single unloaded
+  client.
 
 Run: ``.venv/bin/python bench/server_load.py`` (``--tables 10,100,500 --seconds 10``).
 All clients run in this one process (uvloop when available): on a 2-core machine the
-server and the clients share the two cores.
+server and the clients share the two cores. The server takes a scripted player's pace
+(its per-connection message rate raised: ``--set rate=...``).
+
+Looking inside: ``--profile FILE`` runs the server under cProfile and writes its
+statistics to FILE when it stops (``python -m pstats FILE``; its clock is the wall's,
+so a write that lets a client run first looks long); ``--sample FILE`` under
+``bench/sampler.py``, sampling only the measuring windows. ``QUINTET_BENCH_PYTHON`` (a
+command, split on spaces) runs the server's Python through a wrapper of one's own
+(it gets ``-m quintet.cli serve ...``), and ``QUINTET_BENCH_SIGNALS=1`` sends the
+server SIGUSR1 when a measuring window opens and SIGUSR2 when it closes.
+
+The clients follow the table with either protocol version: version 1 sends a whole
+``state`` message after every change; version 2 a ``state`` on connect and an
+``update`` (what changed) after every change.
 """
 
 from __future__ import annotations
@@ -25,6 +43,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -49,21 +68,53 @@ def pct(xs: list[float], q: float) -> float:
     return 1000 * s[min(len(s) - 1, int(q * len(s)))]
 
 
+def cpu_times(pid: int, tid: int | None = None) -> tuple[float, float]:
+    """Return a process's user and system CPU seconds, all its threads (Linux); with
+    ``tid``, that thread's only."""
+    path = f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat"
+    try:
+        with open(path) as f:
+            parts = f.read().rsplit(")", 1)[1].split()
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(parts[11]) / tick, int(parts[12]) / tick
+    except OSError:  # pragma: no cover - not Linux
+        return float("nan"), float("nan")
+
+
+def cpu_seconds(pid: int) -> float:
+    """Return a process's user + system CPU seconds, all its threads (Linux)."""
+    user, system = cpu_times(pid)
+    return user + system
+
+
 # ------------------------------------------------------------------------ echo
 
 
-async def echo_floor(url: str, clients: int, seconds: float, size: int = 1000) -> list[float]:
-    """Return round-trip times of ``clients`` closed-loop echo clients over ``seconds``."""
+async def echo_floor(
+    url: str, clients: int, seconds: float, pid: int, size: int = 1000
+) -> tuple[list[float], float]:
+    """Run ``clients`` closed-loop echo clients for ``seconds``.
+
+    Returns the round-trip times and the server's CPU seconds per round trip.
+    """
     payload = json.dumps({"type": "echo", "pad": "x" * size})
     lat: list[float] = []
-    stop = time.perf_counter() + seconds
+    opened = 0
+    all_open = asyncio.Event()
+    go = asyncio.Event()
+    stop = 0.0
 
     sem = asyncio.Semaphore(100)  # connections opened at once
 
     async def one() -> None:
+        nonlocal opened
         async with sem:
             ws = await websockets.connect(url, compression=None, max_size=2**22)
+        opened += 1
+        if opened == clients:
+            all_open.set()
         try:
+            await go.wait()
             while time.perf_counter() < stop:
                 t = time.perf_counter()
                 await ws.send(payload)
@@ -72,8 +123,14 @@ async def echo_floor(url: str, clients: int, seconds: float, size: int = 1000) -
         finally:
             await ws.close()
 
-    await asyncio.gather(*(one() for _ in range(clients)))
-    return lat
+    tasks = [asyncio.create_task(one()) for _ in range(clients)]
+    await asyncio.wait_for(all_open.wait(), timeout=300)
+    c0 = cpu_seconds(pid)
+    stop = time.perf_counter() + seconds
+    go.set()
+    await asyncio.gather(*tasks)
+    cpu = cpu_seconds(pid) - c0
+    return lat, cpu / max(len(lat), 1)
 
 
 # ---------------------------------------------------------------------- tables
@@ -88,6 +145,7 @@ class Stats:
     to_actor: list[float] = field(default_factory=list)
     to_all: list[float] = field(default_factory=list)
     errors: int = 0
+    lost: int = 0
 
 
 @dataclass
@@ -119,59 +177,74 @@ async def seat_client(
             # Each client is a person of its own (a browser's cookie) to hold a seat.
             additional_headers={"Cookie": f"quintet_person={new_cookie()}"},
         )
+    # What the client follows of the table: the fields it acts on.
+    status = "waiting"
+    legal: list[JSON] = []
+    hand: JSON = {}
     async with ws:
         await ws.send(json.dumps({"type": "hello", "table": table.id}))
         await ws.send(json.dumps({"type": "join", "seat": seat, "name": f"p{seat}"}))
         ready()
         next_sent = -1
-        while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
-            except TimeoutError:
-                continue
-            now = time.perf_counter()
-            m = json.loads(raw)
-            kind = m["type"]
-            if kind == "error":
-                stats.errors += 1
-                continue
-            if kind != "state":
-                continue
-            seq = m["seq"]
-            sent = table.sent.get(seq)
-            if sent is not None:
-                t0, actor = sent
-                n = table.seen.get(seq, 0) + 1
-                table.seen[seq] = n
-                if stats.measuring:
-                    if actor == seat:
-                        stats.to_actor.append(now - t0)
+        try:
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                except TimeoutError:
+                    continue
+                now = time.perf_counter()
+                m = json.loads(raw)
+                kind = m["type"]
+                if kind == "error":
+                    stats.errors += 1
+                    continue
+                if kind not in ("state", "update"):
+                    continue
+                seq = m["seq"]
+                status = m.get("status", status)
+                legal = m.get("legal", legal)
+                h = m.get("hand")
+                if h is not None:
+                    hand = {**hand, **h} if kind == "update" else h
+                sent = table.sent.get(seq)
+                if sent is not None:
+                    t0, actor = sent
+                    n = table.seen.get(seq, 0) + 1
+                    table.seen[seq] = n
+                    if stats.measuring:
+                        if actor == seat:
+                            stats.to_actor.append(now - t0)
+                        if n == 4:
+                            stats.to_all.append(now - t0)
                     if n == 4:
-                        stats.to_all.append(now - t0)
-                if n == 4:
-                    del table.sent[seq]
-                    table.seen.pop(seq, None)
-            if m["status"] == "hand_over" and next_sent != m["hand"]["number"]:
-                next_sent = m["hand"]["number"]
-                await ws.send('{"type":"next"}')
-                continue
-            legal = m["legal"]
-            if m["status"] == "playing" and legal:
-                action = legal[0] if m["hand"]["phase"] != "play" else rng.choice(legal)
-                table.sent[seq + 1] = (time.perf_counter(), seat)
-                if stats.measuring:
-                    stats.actions += 1
-                await ws.send(json.dumps({"type": "act", "action": action, "expect": seq}))
+                        del table.sent[seq]
+                        table.seen.pop(seq, None)
+                if status == "hand_over" and next_sent != hand["number"]:
+                    next_sent = hand["number"]
+                    await ws.send('{"type":"next"}')
+                    continue
+                if status == "playing" and legal:
+                    action = legal[0] if hand["phase"] != "play" else rng.choice(legal)
+                    legal = []  # sent: wait for the next message
+                    table.sent[seq + 1] = (time.perf_counter(), seat)
+                    if stats.measuring:
+                        stats.actions += 1
+                    await ws.send(json.dumps({"type": "act", "action": action, "expect": seq}))
+        except websockets.ConnectionClosed:
+            if not stop.is_set():
+                stats.lost += 1
 
 
-async def run_tables(server: ServerProcess, n: int, seconds: float, warmup: float) -> JSON:
+async def run_tables(
+    server: ServerProcess, n: int, seconds: float, warmup: float, sample: bool = False
+) -> JSON:
     """Open ``n`` tables of four scripted clients; measure for ``seconds``."""
     async with httpx.AsyncClient(base_url=server.http, timeout=60) as http:
         ids = []
         for i in range(n):
             body = {
                 "game": "quinto",
-                "options": {"target": 100000},
+                "options": {"target": 5000},  # the most a server allows: a long game
                 "seats": ["open"] * 4,
                 "seed": 1000 * n + i,
             }
@@ -199,63 +272,73 @@ async def run_tables(server: ServerProcess, n: int, seconds: float, warmup: floa
     ]
     await asyncio.wait_for(all_joined.wait(), timeout=300)
     await asyncio.sleep(warmup)
+    assert server.proc is not None
+    pid = server.proc.pid
     stats.measuring = True
+    u0, s0 = cpu_times(pid)
+    c0 = u0 + s0
+    m0 = sum(cpu_times(pid, pid))  # the event loop's thread
     t0 = time.perf_counter()
+    if sample:
+        os.kill(pid, signal.SIGUSR1)  # bench/sampler.py: sample from now
     await asyncio.sleep(seconds)
+    if sample:
+        os.kill(pid, signal.SIGUSR2)
     stats.measuring = False
     elapsed = time.perf_counter() - t0
+    u1, s1 = cpu_times(pid)
+    cpu = u1 + s1 - c0
+    loop_cpu = sum(cpu_times(pid, pid)) - m0
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     return {
         "tables": n,
+        "actions": stats.actions,
         "actions_per_s": stats.actions / elapsed,
+        "cpu_per_action_ms": 1000 * cpu / max(stats.actions, 1),
+        "system_per_action_ms": 1000 * (s1 - s0) / max(stats.actions, 1),
+        "loop_per_action_ms": 1000 * loop_cpu / max(stats.actions, 1),
+        "server_cpu": cpu / elapsed,
         "actor_median_ms": pct(stats.to_actor, 0.5),
         "actor_p99_ms": pct(stats.to_actor, 0.99),
         "all_median_ms": pct(stats.to_all, 0.5),
         "all_p99_ms": pct(stats.to_all, 0.99),
         "samples": len(stats.to_actor),
-        "errors": stats.errors,
+        "errors": stats.errors + stats.lost,
     }
 
 
-def cpu_seconds(pid: int) -> float:
-    """Return a process's user + system CPU seconds (Linux)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            parts = f.read().split()
-        return (int(parts[13]) + int(parts[14])) / os.sysconf("SC_CLK_TCK")
-    except OSError:  # pragma: no cover - not Linux
-        return float("nan")
-
-
 async def main_async(args: argparse.Namespace, server: ServerProcess) -> list[JSON]:
+    assert server.proc is not None
+    pid = server.proc.pid
     echo_url = f"ws://127.0.0.1:{server.port}/bench/echo"
-    single = await echo_floor(echo_url, 1, min(args.seconds, 3.0))
+    single, single_cpu = await echo_floor(echo_url, 1, min(args.seconds, 3.0), pid)
     print(
-        f"echo, 1 client: median {pct(single, 0.5):.3f} ms, p99 {pct(single, 0.99):.3f} ms "
-        f"({len(single)} round trips)",
+        f"echo, 1 client: median {pct(single, 0.5):.3f} ms, p99 {pct(single, 0.99):.3f} ms, "
+        f"server CPU {1000 * single_cpu:.3f} ms per round trip ({len(single)} round trips)",
         flush=True,
     )
     rows = []
     for n in args.tables:
-        echo = await echo_floor(echo_url, n, args.seconds)
-        assert server.proc is not None
-        c0 = cpu_seconds(server.proc.pid)
-        w0 = time.perf_counter()
-        row = await run_tables(server, n, args.seconds, args.warmup)
-        row["server_cpu"] = (cpu_seconds(server.proc.pid) - c0) / (time.perf_counter() - w0)
+        echo, echo_cpu = await echo_floor(echo_url, n, args.seconds, pid)
+        signals = bool(args.sample or os.environ.get("QUINTET_BENCH_SIGNALS"))
+        row = await run_tables(server, n, args.seconds, args.warmup, signals)
         row["echo_median_ms"] = pct(echo, 0.5)
         row["echo_p99_ms"] = pct(echo, 0.99)
+        row["echo_cpu_ms"] = 1000 * echo_cpu
         row["echo_single_median_ms"] = pct(single, 0.5)
         row["p99_over_echo_p99"] = row["actor_p99_ms"] / max(row["echo_p99_ms"], 1e-9)
         rows.append(row)
         print(
-            f"N={n:>4}: {row['actions_per_s']:8.0f} actions/s | action->broadcast to actor "
-            f"median {row['actor_median_ms']:7.2f} ms p99 {row['actor_p99_ms']:8.2f} ms | "
-            f"to all 4 median {row['all_median_ms']:7.2f} p99 {row['all_p99_ms']:8.2f} | "
-            f"echo x{n} median {row['echo_median_ms']:6.2f} p99 {row['echo_p99_ms']:7.2f} | "
-            f"p99/echo p99 {row['p99_over_echo_p99']:.1f} | server CPU "
-            f"{100 * row['server_cpu']:.0f}% | errors {row['errors']}",
+            f"N={n:>4}: {row['actions_per_s']:6.0f} actions/s | server CPU "
+            f"{row['cpu_per_action_ms']:.3f} ms/action (loop thread "
+            f"{row['loop_per_action_ms']:.3f}, system {row['system_per_action_ms']:.3f}; "
+            f"{100 * row['server_cpu']:.0f}%) | "
+            f"action->actor p50 {row['actor_median_ms']:6.2f} p99 {row['actor_p99_ms']:7.2f} ms"
+            f" | ->all 4 p50 {row['all_median_ms']:6.2f} p99 {row['all_p99_ms']:7.2f} | "
+            f"echo x{n} p50 {row['echo_median_ms']:5.2f} p99 {row['echo_p99_ms']:6.2f} ms, "
+            f"CPU {row['echo_cpu_ms']:.3f} ms/trip | p99/echo p99 "
+            f"{row['p99_over_echo_p99']:.1f} | errors {row['errors']}",
             flush=True,
         )
     return rows
@@ -269,6 +352,8 @@ def main() -> None:
     p.add_argument("--warmup", type=float, default=2.0)
     p.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
     p.add_argument("--json", default=None, help="write the results to this file")
+    p.add_argument("--profile", default=None, help="run the server under cProfile: its stats")
+    p.add_argument("--sample", default=None, help="run the server under bench/sampler.py")
     args = p.parse_args()
     args.tables = [int(x) for x in args.tables.split(",")]
     try:
@@ -279,10 +364,24 @@ def main() -> None:
         pass
     with tempfile.TemporaryDirectory() as d:
         db = args.db or f"sqlite:///{d}/bench.db"
-        server = ServerProcess(db, log_path=f"{d}/server.log").start()
+        python = os.environ.get("QUINTET_BENCH_PYTHON", "").split() or None
+        if args.profile:
+            python = [sys.executable, "-m", "cProfile", "-o", os.path.abspath(args.profile)]
+        elif args.sample:
+            sampler = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sampler.py")
+            python = [sys.executable, sampler, "--signals", "-o", os.path.abspath(args.sample)]
+        # Scripted players act the moment they may: past a person's message rate when
+        # few tables share the server.
+        extra = ["--set", "rate=100000", "--set", "burst=100000"]
+        server = ServerProcess(db, log_path=f"{d}/server.log", python=python, extra=extra).start()
         try:
             rows = asyncio.run(main_async(args, server))
         finally:
+            if (args.profile or args.sample) and server.proc is not None:
+                # uvicorn ends a SIGTERM by raising it again (no stats written); SIGINT
+                # ends cProfile's run with KeyboardInterrupt, which writes them.
+                server.proc.send_signal(signal.SIGINT)
+                server.proc.wait(60)
             server.stop()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, database {db.split(':')[0]}")
     if args.json:

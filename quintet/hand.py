@@ -186,6 +186,21 @@ class HandState:
         snap.ctx = self.ctx
         return snap
 
+    def position(self) -> Self:
+        """Return a copy that begins a position here: its snapshot is this state, its
+        history empty.
+
+        Its :meth:`events` are those of what is played from here on only: a live table
+        adds an action's public events to its log this way, without replaying the hand.
+        """
+        out = self.clone()
+        out.ctx = self.ctx.fork()
+        out._hist = []  # type: ignore[misc]  # slots of every subclass
+        out._htup = ()  # type: ignore[misc]
+        out._scan = None  # type: ignore[misc]
+        out._keep_snapshot()
+        return out
+
     def _keep_snapshot(self) -> None:
         """Keep a copy of this state as its context's snapshot.
 

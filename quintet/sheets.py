@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from quintet.game import Event
 from quintet.quinto import QuintoMatch, QuintoState
 from quintet.quinto.rules import SEAT_NAMES, SIDE_NAMES
 from quintet.quintus import QuintusMatch
@@ -50,11 +51,16 @@ def quintus_ledger(match: QuintusMatch) -> str:
     return "\n".join(lines)
 
 
-def hand_summary(state: QuintoState) -> dict[str, tuple[int, int]]:
-    """Return a hand's quints, trick points and tricks won per side."""
+def hand_summary(
+    state: QuintoState, events: Sequence[Event] | None = None
+) -> dict[str, tuple[int, int]]:
+    """Return a hand's quints, trick points and tricks won per side.
+
+    ``events`` are the hand's public events if the caller keeps them (else replayed).
+    """
     q = [0, 0]
     tp = (0, 0)
-    for e in state.events():
+    for e in state.events() if events is None else events:
         if e.kind == "trick" and e.seat is not None:
             q[e.seat & 1] += e.points
         elif e.kind == "cachette" and e.seat is not None:

@@ -29,6 +29,7 @@ from test_server_storage import _postgres
 
 from quintet.server import Settings, accounts, create_app, db
 from quintet.server.accounts import Account
+from quintet.server.protocol import PROTOCOL_VERSION
 from quintet.server.security import new_cookie, person_id
 
 JSON = dict[str, Any]
@@ -215,7 +216,7 @@ def answer(ws: WebSocketTestSession, msg: JSON) -> JSON:
 
 
 def hello(ws: WebSocketTestSession, table: str, **more: Any) -> JSON:
-    m = answer(ws, {"type": "hello", "v": 1, "table": table, **more})
+    m = answer(ws, {"type": "hello", "v": PROTOCOL_VERSION, "table": table, **more})
     assert m["type"] == "welcome", m
     return m
 

@@ -44,7 +44,13 @@ from quintet.server.cluster import (
 from quintet.server.conn import Conn
 from quintet.server.messages import CreateTable
 from quintet.server.settings import Settings
-from quintet.server.testing import SeatClient, ServerProcess, create_table, first_choice
+from quintet.server.testing import (
+    SeatClient,
+    ServerProcess,
+    apply_update,
+    create_table,
+    first_choice,
+)
 
 PG = os.environ.get("QUINTET_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("QUINTET_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -141,7 +147,14 @@ def sent(conn: Conn) -> list[JSON]:
 
 
 def states(conn: Conn) -> list[JSON]:
-    return [m for m in sent(conn) if m["type"] == "state"]
+    """The table as the connection's client keeps it, after each state or update."""
+    out: list[JSON] = []
+    table: JSON | None = None
+    for m in sent(conn):
+        if m["type"] in ("state", "update"):
+            table = apply_update(table, m)
+            out.append(table)
+    return out
 
 
 async def until(check: Callable[[], Any], timeout: float = 10.0, what: str = "") -> None:
@@ -239,7 +252,7 @@ def test_a_stale_owners_write_is_refused_and_it_stops_at_once(pg: str, prefix: s
             await a.handle(ann, json.dumps({"type": "act", "action": action, "expect": seq}))
             assert t.seq == seq, "the refused action was made in memory"
             assert ann.closed and tid not in a.tables and tid not in a.leases
-            assert not [m for m in sent(ann)[n:] if m["type"] in ("state", "error")]
+            assert not [m for m in sent(ann)[n:] if m["type"] in ("state", "update", "error")]
             stored = await b.store.read(
                 lambda c: c.exec_driver_sql(
                     f"SELECT count(*) FROM quintet_actions WHERE table_id = '{tid}'"
@@ -544,7 +557,9 @@ def test_a_table_played_across_two_processes_survives_its_owner_killed_mid_hand(
             running = [asyncio.create_task(t) for t in tasks]
 
             def seq_seen() -> int:
-                return max((m["seq"] for m in logs["ann"] if m["type"] == "state"), default=0)
+                return max(
+                    (m["seq"] for m in logs["ann"] if m["type"] in ("state", "update")), default=0
+                )
 
             while seq_seen() < 9:
                 await asyncio.sleep(0.005)
@@ -568,7 +583,7 @@ def test_a_table_played_across_two_processes_survives_its_owner_killed_mid_hand(
         # Nothing a client saw before the kill was lost: it resumed at or after it.
         ann = logs_by["ann"]
         back = next(i for i, m in enumerate(ann) if m["type"] == "reconnect")
-        first_after = next(m for m in ann[back:] if m["type"] == "state")
+        first_after = next(m for m in ann[back:] if m["type"] in ("state", "update"))
         assert first_after["seq"] >= seen
         wait_finished(p2.http, bots["id"])
         wait_finished(p2.http, bots_ref["id"])

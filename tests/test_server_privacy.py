@@ -23,7 +23,13 @@ import pytest
 from quintet.cards import CardMask, parse_card
 from quintet.game import Phase
 from quintet.record import Record, read_record, replay
-from quintet.server.testing import SeatClient, ServerProcess, create_table, random_choice
+from quintet.server.testing import (
+    SeatClient,
+    ServerProcess,
+    apply_update,
+    create_table,
+    random_choice,
+)
 
 JSON = dict[str, Any]
 ROUNDS = 11
@@ -106,8 +112,12 @@ class Oracle:
         where: tuple[int, int] | None = None
         checked = 0
         own_seen = 0
+        table: JSON | None = None  # the table as the client keeps it (updates applied)
         for m, raw in zip(client.messages, client.raw, strict=True):
-            hand = m.get("hand") if m["type"] == "state" else None
+            hand = None
+            if m["type"] in ("state", "update"):
+                table = apply_update(table, m)
+                hand = table["hand"]
             if isinstance(hand, dict):
                 where = (hand["number"], hand["actions"])
             cards = cards_in(raw.replace(client.token or table_id, ""), table_id)
@@ -185,16 +195,16 @@ async def play_table(
     # The public log a client assembles from the deltas is the engine's event log.
     logs: dict[int, list[str]] = {}
     for m in spectator.messages:
-        if m["type"] == "state" and "log" in m:
+        if m["type"] in ("state", "update") and m.get("log"):
             got = logs.setdefault(m["log"]["hand"], [])
             assert m["log"]["from"] == len(got)
             got.extend(e["text"] for e in m["log"]["events"])
     for h, texts in logs.items():
         assert texts == [e.text for e in oracle.match.hands[h].events()]
     # The end-of-hand summaries show the deal as the record has it.
-    for m in spectator.messages:
-        if m["type"] == "state" and m.get("summary"):
-            h = record.hands[m["hand"]["number"]]
+    for m, shown in zip(spectator.messages_of_table(), spectator.states, strict=True):
+        if m.get("summary"):
+            h = record.hands[shown["hand"]["number"]]
             deal = [
                 sum(1 << parse_card(c) for c in cards) for cards in m["summary"]["deal"]["hands"]
             ]

@@ -17,8 +17,9 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from quintet.server import Settings, create_app
-from quintet.server.protocol import ERRORS, MAX_MESSAGE
+from quintet.server.protocol import ERRORS, MAX_MESSAGE, PROTOCOL_VERSION
 from quintet.server.security import new_cookie
+from quintet.server.testing import follow
 
 JSON = dict[str, Any]
 
@@ -52,8 +53,8 @@ def new_table(client: TestClient, **body: Any) -> JSON:
 
 
 def recv(ws: WebSocketTestSession) -> JSON:
-    m: JSON = ws.receive_json()
-    return m
+    """Return the next message; a state or update as the whole table after it."""
+    return follow(ws, ws.receive_json())
 
 
 def send(ws: WebSocketTestSession, msg: JSON | str) -> None:
@@ -68,7 +69,7 @@ def until(ws: WebSocketTestSession, kind: str) -> JSON:
 
 
 def hello(ws: WebSocketTestSession, table: str, token: str | None = None, **more: Any) -> JSON:
-    msg: JSON = {"type": "hello", "v": 1, "table": table, **more}
+    msg: JSON = {"type": "hello", "v": PROTOCOL_VERSION, "table": table, **more}
     if token:
         msg["token"] = token
     send(ws, msg)
@@ -421,7 +422,7 @@ def test_lobby_info_invites_and_unfinished_games_hold_no_cards(
 ) -> None:
     tid = seated.table["id"]
     info = client.get("/api/info").json()
-    assert info["protocol"] == 1 and "heuristic" in info["levels"]
+    assert info["protocol"] == PROTOCOL_VERSION and "heuristic" in info["levels"]
     lobby = client.get("/api/tables").json()["tables"]
     assert tid in [t["id"] for t in lobby]
     table = client.get(f"/api/tables/{tid}")

@@ -29,7 +29,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from quintet.server import Settings, create_app
 from quintet.server.live import Hub
+from quintet.server.protocol import PROTOCOL_VERSION
 from quintet.server.security import new_cookie
+from quintet.server.testing import follow
 
 JSON = dict[str, Any]
 
@@ -89,8 +91,8 @@ def send(ws: WebSocketTestSession, msg: JSON | str) -> None:
 
 
 def recv(ws: WebSocketTestSession) -> JSON:
-    m: JSON = ws.receive_json()
-    return m
+    """Return the next message; a state or update as the whole table after it."""
+    return follow(ws, ws.receive_json())
 
 
 def until(ws: WebSocketTestSession, kind: str) -> JSON:
@@ -117,7 +119,7 @@ def drain(ws: WebSocketTestSession) -> None:
 
 
 def hello(ws: WebSocketTestSession, table: str, **more: Any) -> JSON:
-    send(ws, {"type": "hello", "v": 1, "table": table, **more})
+    send(ws, {"type": "hello", "v": PROTOCOL_VERSION, "table": table, **more})
     assert recv(ws)["type"] == "welcome"
     return until(ws, "state")
 
@@ -696,7 +698,9 @@ class Probe:
         self.task = asyncio.create_task(self.conn.sender())
 
     def kinds(self) -> list[tuple[str, Any]]:
-        return [(m["type"], m.get("code")) for m in self.got if m["type"] != "state"]
+        return [
+            (m["type"], m.get("code")) for m in self.got if m["type"] not in ("state", "update")
+        ]
 
 
 def test_rules_options_are_bounded_so_every_match_ends(client: TestClient) -> None:

@@ -23,9 +23,10 @@ from quintet.record import read_record, score
 from quintet.server import Settings, create_app, db
 from quintet.server.claims import check_claim, claimable
 from quintet.server.db import Store, schema_revision
-from quintet.server.protocol import ERRORS
+from quintet.server.protocol import ERRORS, PROTOCOL_VERSION
 from quintet.server.security import new_cookie
 from quintet.server.social import arrange, draw_cards
+from quintet.server.testing import follow
 
 JSON = dict[str, Any]
 
@@ -64,11 +65,12 @@ class P:
         self.ws.send_text(json.dumps(msg))
 
     def recv(self) -> JSON:
-        m: JSON = self.ws.receive_json()
-        self.got.append(m)
+        raw: JSON = self.ws.receive_json()
+        self.got.append(raw)
+        m = follow(self, raw)  # a state or update: the whole table after it
         if m["type"] == "state":
-            if "log" in m:
-                self.log = self.log[: m["log"]["from"]] + m["log"]["events"]
+            if m["log"] is not None:
+                self.log = m["log"]["events"]
             self.state = m
         elif m["type"] == "chat":
             self.chat.extend(m["lines"])
@@ -92,7 +94,13 @@ class P:
 
     def hello(self, table: str, token: str | None = None, **more: Any) -> JSON:
         self.send(
-            {"type": "hello", "v": 1, "table": table, **({"token": token} if token else {}), **more}
+            {
+                "type": "hello",
+                "v": PROTOCOL_VERSION,
+                "table": table,
+                **({"token": token} if token else {}),
+                **more,
+            }
         )
         assert self.kind("welcome")
         return self.kind("state")
@@ -216,7 +224,7 @@ def test_chat_reaches_players_and_spectators_as_plain_text_and_is_kept_in_the_re
         ann.until(lambda m: m["type"] == "chat" and m["lines"][-1]["text"] == "line 4")
         # A newcomer gets the chat so far.
         late = P(client, stack)
-        late.send({"type": "hello", "v": 1, "table": tid})
+        late.send({"type": "hello", "v": PROTOCOL_VERSION, "table": tid})
         late.kind("chat")
         assert [x["text"] for x in late.chat][:2] == ["good luck", evil]
         assert late.state["social"]["chat_lines"] == 7
@@ -232,7 +240,7 @@ def test_chat_reaches_players_and_spectators_as_plain_text_and_is_kept_in_the_re
     # Stored: a new server has it.
     with make_client(path) as client, ExitStack() as stack:
         again = P(client, stack)
-        again.send({"type": "hello", "v": 1, "table": tid})
+        again.send({"type": "hello", "v": PROTOCOL_VERSION, "table": tid})
         again.kind("chat")
         assert again.chat[1]["text"] == evil
 

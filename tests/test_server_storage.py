@@ -23,6 +23,7 @@ from quintet.server import db
 from quintet.server.db import Store, schema_revision
 from quintet.server.live import Conn, Hub, Settings
 from quintet.server.messages import CreateTable
+from quintet.server.testing import apply_update
 
 PG = os.environ.get("QUINTET_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
@@ -76,7 +77,13 @@ def sent(conn: Conn) -> list[dict[str, Any]]:
 
 
 def last_state(conn: Conn) -> dict[str, Any]:
-    return [m for m in sent(conn) if m["type"] == "state"][-1]
+    """Return the table as the messages sent to ``conn`` show it (updates applied)."""
+    table: dict[str, Any] | None = None
+    for m in sent(conn):
+        if m["type"] in ("state", "update"):
+            table = apply_update(table, m)
+    assert table is not None
+    return table
 
 
 def settings(url: str, **more: Any) -> Settings:

@@ -610,9 +610,11 @@ def settings_of_json(text: str) -> Settings:
 def app_from_env() -> FastAPI:
     """Return the app of one worker of ``quintet serve --workers N`` (uvicorn's factory):
     the settings and logging are the ones :func:`run` put in the environment."""
+    import gc
     import sys
 
     sys.setswitchinterval(0.0005)
+    gc.set_threshold(50_000, 20, 100)  # as run() does: see there
     how = json.loads(os.environ.get(LOGGING_ENV) or "{}")
     metrics.configure_logging(how.get("level", "info"), bool(how.get("json")))
     return create_app(settings_of_json(os.environ[SETTINGS_ENV]))
@@ -634,6 +636,7 @@ def run(
     started again), their metrics shared through prometheus-client's multiprocess mode
     in a temporary directory. ``log_json``: every log line is a JSON object.
     """
+    import gc
     import shutil
     import sys
     import tempfile
@@ -645,6 +648,10 @@ def run(
     # The storage writer and bot threads hand results back to the event loop: a short
     # switch interval keeps that hand-over from waiting 5 ms for the GIL.
     sys.setswitchinterval(0.0005)
+    # What a server makes mostly lives as long as a table or a connection: the cycle
+    # collector's defaults (made for scripts) walked the thousands of them after every
+    # few actions (bench/server_load.py: a fifth of the CPU per action at 500 tables).
+    gc.set_threshold(50_000, 20, 100)
 
     metrics.configure_logging(log_level, log_json)
     options: dict[str, Any] = {

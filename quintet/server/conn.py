@@ -7,14 +7,14 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from quintet.server.protocol import dumps
 from quintet.server.settings import Settings
 
 if TYPE_CHECKING:
-    from quintet.server.livetable import LiveTable
+    from quintet.server.livetable import LiveTable, Shared
 
 log = logging.getLogger("quintet.server")
 
@@ -30,17 +30,19 @@ _CLOSE_SLOW = object()
 class Conn:
     """One websocket connection: its person, table and seat, its outbox and rate limit.
 
-    ``send`` never blocks: messages queue in the outbox and a sender task writes them
-    in order. The ``sent_*`` fields let each ``state`` message carry only the parts
-    (seats, log, sheet) that changed since the last one on this connection. ``person``
-    is the person id of the browser's cookie (None without one: a spectator only).
+    ``send`` never blocks: a message is written at once when nothing waits before it
+    and the write does not have to wait (the usual case: no task switch per message),
+    else it queues in the outbox and a sender task writes them in order. ``base`` and
+    the ``sent_*`` fields are what this connection was last sent of its table: its next
+    message (an ``update``) carries only what changed since. ``person`` is the person
+    id of the browser's cookie (None without one: a spectator only).
     """
 
     _ids = 0
 
     def __init__(
         self,
-        send_text: Callable[[str], Awaitable[None]],
+        send_text: Callable[[str], Coroutine[Any, Any, None]],
         close: Callable[[int, str], Awaitable[None]],
         settings: Settings,
         person: str | None = None,
@@ -61,6 +63,9 @@ class Conn:
         self.queued_bytes = 0
         self.hint_task: asyncio.Task[None] | None = None
         self._sender_task: asyncio.Task[Any] | None = None
+        self._idle = True  # the sender is writing nothing
+        #: A write begun in ``send`` that had to wait, for the sender to finish.
+        self._stuck: tuple[Coroutine[Any, Any, None], Any] | None = None
         self._drop_task: asyncio.Task[None] | None = None
         self.client: str | None = None  # the client's address
         #: Called (soon) when the connection is dropped: take it off its table.
@@ -72,12 +77,14 @@ class Conn:
         self.reset_cursors()
 
     def reset_cursors(self) -> None:
-        """Forget what was sent: the next state message is complete."""
-        self.sent_seats = -1
-        self.sent_sheet = -1
-        self.sent_hand = -1
-        self.sent_events = 0
-        self.sent_epoch = 0  # the table's log epoch (a take-back rewrites the log)
+        """Forget what was sent: the next message is a whole ``state``."""
+        #: The table's shared parts the last message was made from (None: none sent).
+        self.base: Shared | None = None
+        #: The hands and the legal actions last sent (from this seat's observation).
+        self.sent_hands: tuple[Any, ...] | None = None
+        self.sent_legal: tuple[Any, ...] | None = None
+        #: The seat the last ``you`` was sent for (None: a spectator; -1: none sent).
+        self.sent_you: int | None = -1
 
     @property
     def hinting(self) -> bool:
@@ -89,6 +96,9 @@ class Conn:
         if self.closed:
             return
         text = msg if isinstance(msg, str) else dumps(msg)
+        if self._idle and not self.outbox and self._sender_task is not None:
+            self._write_now(text)
+            return
         if (
             len(self.outbox) >= self.settings.outbox_limit
             or self.queued_bytes + len(text) > self.settings.outbox_bytes
@@ -107,6 +117,24 @@ class Conn:
             return
         self.outbox.append(text)
         self.queued_bytes += len(text)
+        self.wake.set()
+
+    def _write_now(self, text: str) -> None:
+        """Write a message without waiting for the sender task; one whose write has to
+        wait (a client reading slowly) is left to the sender to finish."""
+        coro = self._send_text(text)
+        try:
+            waiting = coro.send(None)
+        except StopIteration:
+            return
+        except UnicodeEncodeError:
+            log.error("connection %d: a message could not be encoded", self.id)
+            return
+        except Exception:  # the client went away: the receive loop cleans up
+            self.closed = True
+            return
+        self._stuck = (coro, waiting)
+        self._idle = False
         self.wake.set()
 
     def close(self, code: int = 1000, reason: str = "") -> None:
@@ -151,6 +179,11 @@ class Conn:
         while True:
             await self.wake.wait()
             self.wake.clear()
+            self._idle = False
+            if self._stuck is not None:
+                coro, waiting = self._stuck
+                self._stuck = None
+                await _finish(coro, waiting)
             while self.outbox:
                 item = self.outbox.popleft()
                 if isinstance(item, str):
@@ -167,3 +200,21 @@ class Conn:
                 _, code, reason = item
                 await self._close(code, reason)
                 return
+            self._idle = True
+
+
+async def _finish(coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+    """Run to its end a coroutine suspended on ``waiting`` (what it yielded: a future,
+    or None for a bare yield), as a task would."""
+    try:
+        while True:
+            if waiting is None:
+                await asyncio.sleep(0)
+            else:
+                await asyncio.wait([waiting])
+            try:
+                waiting = coro.send(None)
+            except StopIteration:
+                return
+    finally:
+        coro.close()  # cancelled: let it clean up

@@ -33,6 +33,7 @@ from quintet.server.messages import (
     Next,
     Ping,
     Replace,
+    State,
     parse_message,
     ref_of_raw,
 )
@@ -97,7 +98,10 @@ class Handlers:
                 t = conn.table
                 if t is None:
                     raise ProtocolError("not_joined")
-                await self._handlers[type(msg)](conn, t, msg)
+                if isinstance(msg, State):
+                    conn.send(t.full_state(conn))
+                else:
+                    await self._handlers[type(msg)](conn, t, msg)
         except ProtocolError as e:
             ref = msg.id if msg is not None else ref_of_raw(text)
             conn.send(error(e.code, e.message, ref))
@@ -224,7 +228,7 @@ class Handlers:
             if seat is not None:
                 t.seats_changed()  # everyone sees the player connected
             else:
-                conn.send(t.state_message(conn))
+                conn.send(t.full_state(conn))
             self.send_chat_history(conn, t)
             if t.ready_for_next():
                 await t.deal()

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from quintet.actions import MELD_COURT, MELD_STRAIGHT, Action, action_str, action_to_json
+from quintet.actions import Action, action_str
 from quintet.game import GameState, Observation
 from quintet.games import find_game
 from quintet.record import Record, record_from_match, score
@@ -46,6 +46,7 @@ class LiveTable:
         self.variant = row.variant
         self.options = row.options
         self.lone_seat = row.lone_seat
+        self._dummy_seat = find_game(self.game).dummy_of(self.lone_seat)
         self.seed = row.seed
         self.public = row.public
         self.title = row.title
@@ -93,18 +94,28 @@ class LiveTable:
         self.creator_client: str | None = None  # the creating client's address (in memory)
         self._signal_asked: set[tuple[int, int]] = set()
         self._bot_failed: set[tuple[int, int]] = set()
+        # What the messages are made of, kept from one change to the next.
         self._cache_seq = -1
+        self._cache_state: GameState | None = None
         self._obs: dict[int, Observation] = {}
-        self._log: list[str] = []
-        self._last_trick = "null"
-        self._log_key: tuple[int, int] | None = None
-        self._enc: dict[str, tuple[Any, str]] = {}
+        self._public_hand: JSON | None = None
         self._summary: JSON | None = None
         self._spectator_hands: list[Any] | None = None
+        self._plog: views.PublicLog | None = None  # the hand's log as it grows
+        self._log_enc: list[str] = []  # its entries, encoded
+        self._last_trick = "null"
+        self._log_key: tuple[int, int] | None = None  # (hand, seq) the log is at
+        self._log_gen = 0  # counts the logs read from a whole hand
+        self._enc: dict[str, tuple[Any, str]] = {}
         self._sheet_rows: list[JSON] = []
         self._sheet_key: Any = None
         self._sheet: JSON | None = None
         self.sheet_version = 0
+        self._serial = 0  # numbers the shared parts made (Shared.serial)
+        self._deltas_of = -1
+        self._deltas: dict[int, tuple[str, str | None]] = {}
+        self._hands_texts: dict[tuple[Any, ...], str] = {}
+        self._id_text = dumps(self.id)
 
     # ------------------------------------------------------------- resuming
 
@@ -142,7 +153,7 @@ class LiveTable:
     @property
     def dummy_seat(self) -> int | None:
         """The dummy's seat in Quinto's dummy variant."""
-        return find_game(self.game).dummy_of(self.lone_seat)
+        return self._dummy_seat
 
     @property
     def closed(self) -> bool:
@@ -320,11 +331,14 @@ class LiveTable:
     # ------------------------------------------------------------- messages
 
     def _refresh(self) -> None:
-        if self._cache_seq != self.seq:
+        st = self.table.state
+        if self._cache_seq != self.seq or self._cache_state is not st:
             self._cache_seq = self.seq
+            self._cache_state = st
             self._obs = {}
             self._summary = None
             self._spectator_hands = None
+            self._public_hand = None
 
     def observation(self, seat: int) -> Observation:
         """Return ``seat``'s observation now (cached until the next change)."""
@@ -336,51 +350,72 @@ class LiveTable:
         return obs
 
     def _players(self) -> list[int]:
-        return [s for s in range(self.num_seats) if s != self.dummy_seat]
+        return [s for s in range(self.num_seats) if s != self._dummy_seat]
 
     def spectator_hands(self) -> list[Any]:
-        """Return the hands every player's observation shows (None for the others)."""
+        """Return the hands every player is shown (None for the others)."""
         self._refresh()
         if self._spectator_hands is None:
-            self._spectator_hands = views.public_hands(
-                [self.observation(s) for s in self._players()]
-            )
+            st = self.table.state
+            shown = [views.seat_view(st, s)[0] for s in self._players()]
+            self._spectator_hands = views.public_hands(shown)
         return self._spectator_hands
 
-    def public_log(self) -> tuple[list[str], str]:
-        """Return the hand's public events and last trick, encoded.
+    def public_hand(self) -> JSON:
+        """Return the hand in play without its hands (the same for every recipient).
 
-        Most actions add one event (the action itself): it is appended; when a trick,
-        a meld or the hand ends, the log is rebuilt from the engine's events and the
-        table's notices (a seat taken over mid-hand, a bot that failed).
+        Built once per change, from one player's observation: its fields are public.
+        """
+        self._refresh()
+        if self._public_hand is None:
+            number = len(self.table.match.hands) - 1
+            obs = self.observation(self._players()[0])
+            self._public_hand = views.public_hand_json(obs, number)
+        return self._public_hand
+
+    def public_log(self) -> tuple[list[str], str]:
+        """Return the hand's public log (each entry encoded) and its last trick, encoded.
+
+        Each action adds its own events as it is made (:meth:`_log_step`) and each
+        notice itself (a seat taken over mid-hand, a bot that failed); the log is read
+        from the whole hand only when it cannot be continued: a new hand, a take-back,
+        a table resumed. Each such rebuild counts in ``_log_gen``: a connection that
+        was sent an earlier one is sent the whole log again.
         """
         number = len(self.table.match.hands) - 1
-        if self._log_key != (number, self.seq):
-            events, last = views.public_log(self.table.state)
-            notices = [n for n in self.notices if n.hand == number]
-            self._log = [dumps(e) for e in merge_notices(events, notices)]
-            self._last_trick = dumps(last)
+        if self._log_key != (number, self.seq) or self._plog is None:
+            st = self.table.state
+            plog = views.PublicLog(self.game)
+            pending = sorted((n for n in self.notices if n.hand == number), key=lambda n: n.actions)
+            done = 0
+            # Each notice after everything the actions before it brought (merge_notices).
+            for e in st.events():
+                if e.kind == "action":
+                    while pending and pending[0].actions <= done:
+                        plog.note(_notice_json(pending.pop(0)))
+                    done += 1
+                plog.add([e])
+            for n in pending:
+                plog.note(_notice_json(n))
+            self._plog = plog
+            self._log_enc = [dumps(e) for e in plog.json]
+            self._last_trick = dumps(plog.last)
             self._log_key = (number, self.seq)
-        return self._log, self._last_trick
+            self._log_gen += 1
+        return self._log_enc, self._last_trick
 
-    def _log_action(self, before: Any, after: Any, seat: int, a: Action) -> None:
-        """Append an action's event to the cached log when it adds nothing else."""
+    def _log_step(self, before: GameState, seat: int, a: Action) -> None:
+        """Add an action's public events to the log (made: ``seq`` counts it)."""
         number = len(self.table.match.hands) - 1
-        if (
-            self._log_key == (number, self.seq - 1)
-            and after.tricks_played == before.tricks_played
-            and not after.is_terminal()
-            and a not in (MELD_COURT, MELD_STRAIGHT)
-        ):
-            label = self.label(seat)
-            ev = {
-                "kind": "action",
-                "seat": seat,
-                "text": f"{label}: {action_str(a)}",
-                "action": action_to_json(a, seat),
-            }
-            self._log.append(dumps(ev))
-            self._log_key = (number, self.seq)
+        plog = self._plog
+        if plog is None or self._log_key != (number, self.seq - 1):
+            return  # the log is read again from the hand when it is next asked for
+        last = plog.last
+        added = plog.add(views.step_events(before, seat, a, self.table.state))
+        self._log_enc.extend(dumps(e) for e in added)
+        if plog.last is not last:
+            self._last_trick = dumps(plog.last)
+        self._log_key = (number, self.seq)
 
     def summary(self) -> JSON | None:
         """Return the end-of-hand summary once the hand is over, else None."""
@@ -389,86 +424,31 @@ class LiveTable:
             return None
         self._refresh()
         if self._summary is None:
-            self._summary = views.hand_result(st)
+            self.public_log()
+            assert self._plog is not None
+            self._summary = views.hand_result(st, self._plog.events)
         return self._summary
 
     def sheet(self) -> JSON:
-        """Return the score sheet (rebuilt when a trick or hand ends)."""
+        """Return the score sheet (built again when its in-progress row can change: a
+        trick, a hand, the doubling, the auction; from the log's events, never a
+        replay of the hand)."""
         match = self.table.match
         st: GameState | None = match.state
-        key = (
-            len(match.hands),
-            None
-            if st is None
-            else (st.tricks_played, st.is_terminal(), getattr(st, "multiplier", 0)),
-            self.status,
-        )
+        key = (len(match.hands), views.sheet_key(st), self.status)
         if key != self._sheet_key or self._sheet is None:
+            events = None
+            if st is not None:
+                self.public_log()
+                assert self._plog is not None
+                events = self._plog.events
             self._sheet_key = key
-            self._sheet = views.sheet_json(match, self._sheet_rows)
+            self._sheet = views.sheet_json(match, self._sheet_rows, events)
             self.sheet_version += 1
         return self._sheet
 
-    def state_message(self, conn: Conn) -> str:
-        """Return the ``state`` message for ``conn``, built from its seat's observation.
-
-        The parts every recipient shares (seats, log, last trick, summary, sheet) are
-        encoded once per change; the hand and legal actions once per recipient.
-        """
-        st = self.table.state
-        seat = conn.seat
-        you = {
-            "seat": seat,
-            "role": "spectator" if seat is None else "player",
-            "controls": list(self.controls(seat)),
-        }
-        parts = [
-            f'{{"type":"state","v":{PROTOCOL_VERSION},"table":{dumps(self.id)},'
-            f'"seq":{self.seq},"status":"{self.status_name()}","you":{dumps(you)},'
-            f'"ready":{dumps(sorted(self.ready))}'
-        ]
-        if conn.sent_seats != self.seats_version:
-            conn.sent_seats = self.seats_version
-            parts.append(',"seats":' + self._encoded("seats", self.seats_json))
-        if st is None:
-            parts.append(',"hand":null,"legal":[]')
-        else:
-            number = len(self.table.match.hands) - 1
-            if seat is not None:
-                obs = self.observation(seat)
-                parts.append(',"hand":' + dumps(views.hand_json(obs, obs.hands, number)))
-                parts.append(',"legal":' + dumps(views.legal_json(obs)))
-            else:
-                parts.append(',"hand":' + self._encoded("spectator", self._spectator_json))
-                parts.append(',"legal":[]')
-            events, last = self.public_log()
-            if conn.sent_hand != number or conn.sent_epoch != self.log_epoch:
-                conn.sent_hand = number
-                conn.sent_epoch = self.log_epoch
-                conn.sent_events = 0
-            if conn.sent_events < len(events) or conn.sent_events == 0:
-                parts.append(
-                    f',"log":{{"hand":{number},"from":{conn.sent_events},"events":['
-                    + ",".join(events[conn.sent_events :])
-                    + "]}"
-                )
-                conn.sent_events = len(events)
-            parts.append(',"last_trick":' + last)
-            if st.is_terminal():
-                parts.append(',"summary":' + self._encoded("summary", self._summary_json))
-        self.sheet()
-        if conn.sent_sheet != self.sheet_version:
-            conn.sent_sheet = self.sheet_version
-            parts.append(',"sheet":' + self._encoded("sheet", lambda: self._sheet))
-        if self.closed:
-            parts.append(',"result":' + dumps(self.result))
-        parts.append(',"social":' + dumps(social.state_json(self)))
-        parts.append("}")
-        return "".join(parts)
-
-    def _encoded(self, name: str, make: Callable[[], Any]) -> str:
-        """Return a shared part encoded once per change of the table."""
-        key = (self.seq, self.seats_version, self.sheet_version)
+    def _encoded(self, name: str, key: Any, make: Callable[[], Any]) -> str:
+        """Return a shared part encoded once per ``key`` (what it depends on)."""
         hit = self._enc.get(name)
         if hit is not None and hit[0] == key:
             return hit[1]
@@ -476,18 +456,198 @@ class LiveTable:
         self._enc[name] = (key, text)
         return text
 
-    def _spectator_json(self) -> JSON:
-        number = len(self.table.match.hands) - 1
-        obs = self.observation(0 if self.dummy_seat != 0 else 1)
-        return views.hand_json(obs, self.spectator_hands(), number)
+    def shared(self) -> Shared:
+        """Return the table's public parts now: what every recipient's message shares."""
+        self._serial += 1
+        st = self.table.state
+        sh = Shared(self._serial, self.seq, self.status_name(), dumps(sorted(self.ready)))
+        sh.seats_version = self.seats_version
+        if st is not None:
+            sh.hand = self.public_hand()
+            log, sh.last_trick = self.public_log()
+            sh.log_id = (len(self.table.match.hands) - 1, self._log_gen)
+            sh.log_len = len(log)
+            if st.is_terminal():
+                sh.summary = self._encoded("summary", (self.seq, st), self.summary)
+        self.sheet()
+        sh.sheet_version = self.sheet_version
+        if self.closed:
+            sh.result = dumps(self.result)
+        sh.social = dumps(social.state_json(self))
+        return sh
 
-    def _summary_json(self) -> JSON | None:
-        return self.summary()
+    def _view(self, conn: Conn) -> tuple[tuple[Any, ...] | None, tuple[Any, ...]]:
+        """Return the hands ``conn`` may see and its legal actions (its seat's view)."""
+        st = self.table.state
+        if st is None:
+            return None, ()
+        seat = conn.seat
+        if seat is None:
+            return tuple(self.spectator_hands()), ()
+        return views.seat_view(st, seat)
+
+    def _you(self, conn: Conn) -> str:
+        seat = conn.seat
+        conn.sent_you = seat
+        you = {
+            "seat": seat,
+            "role": "spectator" if seat is None else "player",
+            "controls": list(self.controls(seat)),
+        }
+        return dumps(you)
+
+    def state_message(self, conn: Conn, sh: Shared | None = None) -> str | None:
+        """Return the next message for ``conn``: a whole ``state`` if it has none yet (or
+        asked for one: :meth:`Conn.reset_cursors`), else an ``update`` of what changed
+        since its last one (None when nothing did).
+
+        ``sh`` is the table's shared parts now (:meth:`shared`), made once for all the
+        recipients of a change; the hands and legal actions are each one's seat's view
+        (:func:`views.seat_view`), sent only when they changed.
+        """
+        if sh is None:
+            sh = self.shared()
+        if conn.base is None:
+            return self._full_state(conn, sh)
+        return self._update(conn, sh)
+
+    def full_state(self, conn: Conn) -> str:
+        """Return a whole ``state`` message for ``conn`` (on connecting, or asked for)."""
+        conn.reset_cursors()
+        return self._full_state(conn, self.shared())
+
+    def _full_state(self, conn: Conn, sh: Shared) -> str:
+        hands, legal = self._view(conn)
+        conn.base, conn.sent_hands, conn.sent_legal = sh, hands, legal
+        if sh.hand is None or hands is None:
+            hand = "null"
+        else:
+            hand = dumps({**sh.hand, "hands": views.hands_json(hands)})
+        if sh.log_id is None:
+            log = "null"
+        else:
+            events = ",".join(self._log_enc[: sh.log_len])
+            log = f'{{"hand":{sh.log_id[0]},"from":0,"events":[{events}]}}'
+        return (
+            f'{{"type":"state","v":{PROTOCOL_VERSION},"table":{dumps(self.id)},"seq":{sh.seq},'
+            f'"status":{dumps(sh.status)},"you":{self._you(conn)},"ready":{sh.ready},'
+            f'"seats":{self._seats_text()},"hand":{hand},"legal":{self._legal_text(legal)},'
+            f'"log":{log},"last_trick":{sh.last_trick},"summary":{sh.summary},'
+            f'"sheet":{self._sheet_text()},"result":{sh.result},"social":{sh.social}}}'
+        )
+
+    def _update(self, conn: Conn, sh: Shared) -> str | None:
+        base = conn.base
+        assert base is not None
+        top, patch = self._delta(base, sh)
+        parts = [top] if top else []
+        if conn.sent_you != conn.seat:
+            parts.append(',"you":' + self._you(conn))
+        hands, legal = self._view(conn)
+        if sh.hand is not None:
+            if hands != conn.sent_hands:
+                text = ',"hands":' + self._hands_text(hands) + "}"
+                patch = "{" + text[1:] if patch is None else patch[:-1] + text
+            if patch is not None:
+                parts.append(',"hand":' + patch)
+        conn.sent_hands = hands
+        if legal != conn.sent_legal:
+            parts.append(',"legal":' + self._legal_text(legal))
+            conn.sent_legal = legal
+        conn.base = sh
+        if not parts:
+            return None
+        return f'{{"type":"update","table":{self._id_text},"seq":{sh.seq}' + "".join(parts) + "}"
+
+    def _delta(self, base: Shared, sh: Shared) -> tuple[str, str | None]:
+        """Return what changed from ``base`` to ``sh``: the message's shared fields, and
+        the hand's changed fields as an object (None: none changed), encoded.
+
+        Made once per change for every connection last sent ``base``.
+        """
+        if self._deltas_of != sh.serial:
+            self._deltas_of = sh.serial
+            self._deltas = {}
+            self._hands_texts = {}
+        hit = self._deltas.get(base.serial)
+        if hit is not None:
+            return hit
+        parts = []
+        if base.status != sh.status:
+            parts.append(',"status":' + dumps(sh.status))
+        if base.ready != sh.ready:
+            parts.append(',"ready":' + sh.ready)
+        if base.seats_version != sh.seats_version:
+            parts.append(',"seats":' + self._seats_text())
+        patch = None
+        if sh.hand is None:
+            if base.hand is not None:
+                parts.append(',"hand":null')
+        elif base.hand is not sh.hand:
+            if base.hand is None or base.hand["number"] != sh.hand["number"]:
+                changed = sh.hand
+            else:
+                old = base.hand
+                changed = {k: v for k, v in sh.hand.items() if old.get(k) != v}
+            if changed:
+                patch = dumps(changed)
+        if sh.log_id is None:
+            if base.log_id is not None:
+                parts.append(',"log":null')
+        elif base.log_id != sh.log_id or base.log_len != sh.log_len:
+            start = base.log_len if base.log_id == sh.log_id else 0
+            events = ",".join(self._log_enc[start : sh.log_len])
+            parts.append(f',"log":{{"hand":{sh.log_id[0]},"from":{start},"events":[{events}]}}')
+        if base.last_trick != sh.last_trick:
+            parts.append(',"last_trick":' + sh.last_trick)
+        if base.summary != sh.summary:
+            parts.append(',"summary":' + sh.summary)
+        if base.sheet_version != sh.sheet_version:
+            parts.append(',"sheet":' + self._sheet_text())
+        if base.result != sh.result:
+            parts.append(',"result":' + sh.result)
+        if base.social != sh.social:
+            parts.append(',"social":' + sh.social)
+        out = ("".join(parts), patch)
+        self._deltas[base.serial] = out
+        return out
+
+    def _seats_text(self) -> str:
+        return self._encoded("seats", self.seats_version, self.seats_json)
+
+    def _sheet_text(self) -> str:
+        return self._encoded("sheet", self.sheet_version, self.sheet)
+
+    def _hands_text(self, hands: tuple[Any, ...] | None) -> str:
+        """Return hands as the protocol shows them, encoded (once per change and view)."""
+        if hands is None:
+            return "null"
+        text = self._hands_texts.get(hands)
+        if text is None:
+            text = dumps(views.hands_json(hands))
+            self._hands_texts[hands] = text
+        return text
+
+    def _legal_text(self, legal: tuple[Any, ...]) -> str:
+        """Return ``(seat, action)`` pairs as the protocol's action objects, encoded."""
+        texts = _ACTION_TEXTS
+        out = []
+        for pair in legal:
+            text = texts.get(pair)
+            if text is None:
+                text = texts[pair] = dumps(views.actions_json([pair])[0])
+            out.append(text)
+        return "[" + ",".join(out) + "]"
 
     def broadcast(self) -> None:
-        """Send every connection its own state message."""
+        """Send every connection what changed (a whole state to one that has none)."""
+        if not self.conns:
+            return
+        sh = self.shared()
         for c in list(self.conns):
-            c.send(self.state_message(c))
+            text = self.state_message(c, sh)
+            if text is not None:
+                c.send(text)
 
     def seats_changed(self) -> None:
         """Note a change of seats (names, bots, connections) and tell everyone."""
@@ -542,10 +702,11 @@ class LiveTable:
         await self.hub.store.write(job)
         self.table.commit(preview)
         self.seq += 1
-        self._log_action(state, new, seat, a)
+        self._log_step(state, seat, a)
         self.changed_at = time.monotonic()
         self.touch()
-        log.debug("table %s hand %d seat %d: %s", self.id, hand, seat, action_str(a))
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("table %s hand %d seat %d: %s", self.id, hand, seat, action_str(a))
         if new.is_terminal():
             self.ready.clear()
         if over:
@@ -554,7 +715,7 @@ class LiveTable:
             self.finished_at = finished
             log.info("table %s finished: %s", self.id, dumps(result))
         self.broadcast()
-        self.wake.set()
+        self.nudge_bots()
 
     async def deal(self) -> None:
         """Store and deal the next hand (the lock is held)."""
@@ -573,7 +734,7 @@ class LiveTable:
         self.touch()
         log.info("table %s: hand %d dealt", self.id, k)
         self.broadcast()
-        self.wake.set()
+        self.nudge_bots()
 
     async def maybe_first_deal(self) -> None:
         """Deal the first hand once every seat is taken (the lock is held)."""
@@ -632,8 +793,16 @@ class LiveTable:
         self.touch()
 
     def _add_notice(self, notice: Notice) -> None:
+        """Keep a notice, and add it to the end of the log (made now: after everything
+        the actions so far brought, where :func:`merge_notices` puts it)."""
         self.notices.append(notice)
-        self._log_key = None  # the log is rebuilt with it
+        number = len(self.table.match.hands) - 1
+        if self._plog is not None and self._log_key == (number, self.seq) and notice.hand == number:
+            j = _notice_json(notice)
+            self._plog.note(j)
+            self._log_enc.append(dumps(j))
+        else:
+            self._log_key = None  # the log is read again, with it
 
     async def post_notice(self, seat: int | None, kind: str, text: str) -> None:
         """Store a notice and put it in the public log (if a hand is being played).
@@ -668,6 +837,16 @@ class LiveTable:
         self.broadcast()
 
     # ------------------------------------------------------------------ bots
+
+    def nudge_bots(self) -> None:
+        """Wake the bots' task after a change, if it has anything to do at this table.
+
+        It has when a bot holds a seat (it may act, or deal for bots alone), or when a
+        turn clock runs (it plays for a person whose time ran out); a table of people
+        without a clock is left alone (a seat given to a bot wakes it then).
+        """
+        if self.social.get("turn_seconds") or any(s.kind == "bot" for s in self.seats):
+            self.wake.set()
 
     def start_bots(self) -> None:
         """Start the task that lets bots act (and deals for tables of bots only)."""
@@ -790,6 +969,54 @@ class LiveTable:
                 self._signal_asked = {k for k in self._signal_asked if k[0] >= self.seq}
 
 
+#: Each (seat, action) pair as an encoded action object (the same in every game and at
+#: every table: an action's number names one action).
+_ACTION_TEXTS: dict[tuple[int, int], str] = {}
+
+
+class Shared:
+    """The parts of a table's messages every recipient shares, at one change.
+
+    Made once per change (:meth:`LiveTable.shared`); each connection keeps the one its
+    last message was made from (``Conn.base``), and its next ``update`` holds what
+    differs between the two. Parts are kept encoded, except the hand (its fields are
+    compared one by one) and the parts with a version (seats, sheet) or a length (log).
+    """
+
+    __slots__ = (
+        "hand",
+        "last_trick",
+        "log_id",
+        "log_len",
+        "ready",
+        "result",
+        "seats_version",
+        "seq",
+        "serial",
+        "sheet_version",
+        "social",
+        "status",
+        "summary",
+    )
+
+    def __init__(self, serial: int, seq: int, status: str, ready: str) -> None:
+        self.serial = serial
+        self.seq = seq
+        self.status = status
+        self.ready = ready
+        self.seats_version = -1
+        #: The hand's public fields (:func:`views.public_hand_json`), or None.
+        self.hand: JSON | None = None
+        #: (hand number, log generation) of the log, and its length; None: no hand.
+        self.log_id: tuple[int, int] | None = None
+        self.log_len = 0
+        self.last_trick = "null"
+        self.summary = "null"
+        self.sheet_version = -1
+        self.result = "null"
+        self.social = "null"
+
+
 def merge_notices(events: list[JSON], notices: list[Notice]) -> list[JSON]:
     """Return a hand's public events with its notices, each after the actions before it.
 
@@ -819,4 +1046,4 @@ def _notice_json(n: Notice) -> JSON:
     return {"kind": "notice", "about": n.kind, "seat": n.seat, "text": n.text}
 
 
-__all__ = ["LiveTable", "merge_notices"]
+__all__ = ["LiveTable", "Shared", "merge_notices"]

@@ -163,6 +163,12 @@ class Rematch(_Message):
     type: Literal["rematch"]
 
 
+class State(_Message):
+    """Ask for the whole state again (a client that lost track of the updates)."""
+
+    type: Literal["state"]
+
+
 class Ping(_Message):
     """Answered by ``pong``, echoing ``t``."""
 
@@ -179,6 +185,7 @@ ClientMessage = Annotated[
     | Hint
     | Next
     | Ping
+    | State
     | Chat
     | TakeBack
     | Claim
@@ -375,6 +382,7 @@ __all__ = [
     "Rematch",
     "Replace",
     "SeatSpec",
+    "State",
     "TakeBack",
     "describe",
     "field_of",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2
 #: The largest message a client may send (bytes of UTF-8 text).
 MAX_MESSAGE: Final = 4096
 #: Larger frames than this are refused by the websocket layer itself (close 1009).
@@ -26,6 +26,7 @@ CLIENT_TYPES: Final = (
     "hint",
     "next",
     "ping",
+    "state",
     "chat",
     "takeback",
     "claim",
@@ -103,7 +104,23 @@ def error(code: str, message: str | None = None, ref: Any = None) -> dict[str, A
 # No NaN or Infinity: they are not JSON, and nothing the server sends may hold one.
 _ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 
+try:
+    import orjson
+except ImportError:  # pragma: no cover - orjson comes with the serve extra
+    orjson = None  # type: ignore[assignment]
+
 
 def dumps(obj: Any) -> str:
-    """Return compact JSON text."""
+    """Return compact JSON text (UTF-8 characters as they are).
+
+    With orjson (the serve extra) when it can: some ten times faster than the standard
+    library, which encodes what orjson refuses (an integer past 64 bits, a key that is
+    not a string). orjson writes a NaN or an infinity as null, the standard library
+    refuses one: either way no message holds one.
+    """
+    if orjson is not None:
+        try:
+            return orjson.dumps(obj).decode()
+        except TypeError:  # orjson.JSONEncodeError: what only the standard library takes
+            pass
     return _ENCODE(obj)

@@ -24,6 +24,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from quintet.botproto.cpu import proc_stat as _stat
+from quintet.server.protocol import PROTOCOL_VERSION
 
 JSON = dict[str, Any]
 
@@ -46,8 +47,11 @@ class ServerProcess:
         bot_delay: float = 0.0,
         extra: list[str] | None = None,
         log_path: str | None = None,
+        python: list[str] | None = None,
     ) -> None:
         self.db_url = db_url
+        #: The command that runs Python (default: this interpreter; a profiler, say).
+        self.python = python or [sys.executable]
         self.port = port or free_port()
         self.bot_delay = bot_delay
         self.extra = extra or []
@@ -68,7 +72,7 @@ class ServerProcess:
     def start(self, timeout: float = 30.0) -> ServerProcess:
         """Start the server and wait until it answers."""
         cmd = [
-            sys.executable,
+            *self.python,
             "-m",
             "quintet.cli",
             "serve",
@@ -204,7 +208,10 @@ class SeatClient:
         self.keep = keep
         self.messages: list[JSON] = []
         self.raw: list[str] = []
+        #: The table as the messages so far make it (updates applied to the last state).
         self.state: JSON | None = None
+        #: ``state`` after each state or update message (when ``keep``).
+        self.states: list[JSON] = []
         self.ws: ClientConnection | None = None
         self.errors: list[JSON] = []
         self.acted = 0
@@ -222,7 +229,7 @@ class SeatClient:
             compression=None,
             additional_headers={"Cookie": f"quintet_person={self.cookie}"},
         )
-        hello: JSON = {"type": "hello", "v": 1, "table": self.table}
+        hello: JSON = {"type": "hello", "v": PROTOCOL_VERSION, "table": self.table}
         if self.token:
             hello["token"] = self.token
         await self.ws.send(json.dumps(hello))
@@ -253,15 +260,21 @@ class SeatClient:
         if self.keep:
             self.messages.append(m)
             self.raw.append(raw)
-        if m["type"] == "state":
-            self.state = m
-            if m["status"] == "finished":
+        if m["type"] in ("state", "update"):
+            self.state = apply_update(self.state, m)
+            if self.keep:
+                self.states.append(self.state)
+            if self.state["status"] == "finished":
                 self.finished.set()
         elif m["type"] == "welcome":
             self.seat = m["seat"]
         elif m["type"] == "error":
             self.errors.append(m)
         return m
+
+    def messages_of_table(self) -> list[JSON]:
+        """Return the state and update messages received (one per entry of ``states``)."""
+        return [m for m in self.messages if m["type"] in ("state", "update")]
 
     async def send(self, msg: JSON) -> None:
         """Send one message."""
@@ -273,9 +286,11 @@ class SeatClient:
         assert self.ws is not None
         try:
             while True:
-                m = await self.recv()
-                if m["type"] != "state":
+                got = await self.recv()
+                if got["type"] not in ("state", "update"):
                     continue
+                m = self.state  # the whole table after it
+                assert m is not None
                 if m["status"] == "finished":
                     if stop_on_finish:
                         return
@@ -300,6 +315,56 @@ class SeatClient:
         """Close the websocket."""
         if self.ws is not None:
             await self.ws.close()
+
+
+def apply_update(state: JSON | None, msg: JSON) -> JSON:
+    """Return the table after a ``state`` or ``update`` message, as a client keeps it.
+
+    A ``state`` is the whole table; an ``update`` holds what changed: its ``hand``
+    fields replace those of the hand (a null hand: no hand), its ``log`` continues the
+    hand's log at ``from`` (0: a new log), every other field replaces the table's. The
+    result has the shape of a ``state`` message, its ``log`` whole (``from`` 0): what
+    a ``state`` sent at the same moment holds (tests compare the two).
+
+    Raises:
+        AssertionError: an update without a state before it, or a log with a gap.
+    """
+    if msg["type"] == "state":
+        return dict(msg)
+    assert msg["type"] == "update", msg
+    assert state is not None, f"an update before any state: {msg}"
+    out = dict(state)
+    for key, value in msg.items():
+        if key == "type":
+            continue
+        if key == "hand" and value is not None:
+            out["hand"] = {**(state.get("hand") or {}), **value}
+        elif key == "log" and value is not None:
+            old = state.get("log")
+            events = old["events"] if old is not None and old["hand"] == value["hand"] else []
+            assert value["from"] <= len(events), f"a gap in the log: {value['from']} {events}"
+            events = events[: value["from"]] + value["events"]
+            out["log"] = {"hand": value["hand"], "from": 0, "events": events}
+        else:
+            out[key] = value
+    return out
+
+
+_FOLLOWED: dict[int, JSON] = {}
+
+
+def follow(conn: object, msg: JSON) -> JSON:
+    """Return a message as a client of the old whole-state kind would see it (tests).
+
+    For a ``state`` or ``update`` received on ``conn`` (any object naming the
+    connection), the table after it (:func:`apply_update`: shaped as a ``state``
+    message); any other message as it is.
+    """
+    if msg["type"] not in ("state", "update"):
+        return msg
+    table = apply_update(_FOLLOWED.get(id(conn)), msg)
+    _FOLLOWED[id(conn)] = table
+    return table
 
 
 def random_choice(client: SeatClient, state: JSON) -> JSON | None:

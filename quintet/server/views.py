@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from quintet.actions import action_str, action_to_json, is_play
+from quintet.actions import MELD_COURT, MELD_STRAIGHT, action_str, action_to_json, is_play
 from quintet.cards import CardMask, card_str, mask_cards
 from quintet.game import Event, GameState, Observation
 from quintet.games import find_game
+from quintet.hand import HandState
 from quintet.quinto import QuintoMatch, QuintoObservation, QuintoState
 from quintet.quinto.rules import SEAT_NAMES, SIDE_NAMES
 from quintet.quintus import QuintusMatch, QuintusObservation, QuintusState
@@ -43,19 +44,35 @@ def hand_json(obs: Observation, hands: Sequence[CardMask | None], number: int) -
     ``hands`` are the hands this recipient may see (None for the others): a player's
     come from ``obs.hands``, a spectator's from :func:`public_hands`.
     """
+    out = public_hand_json(obs, number)
+    out["hands"] = hands_json(hands)
+    return out
+
+
+def public_hand_json(obs: Observation, number: int) -> JSON:
+    """Return the hand in play without its hands: what every seat's observation shows.
+
+    Everything here is public (the same from any seat's observation), so a live table
+    builds it once per change from one observation and sends each recipient only what
+    changed in it; the hands each recipient may see come apart (:func:`hands_json`).
+    """
     out: JSON = {
         "number": number,
         "actions": len(obs.history),
         "phase": getattr(obs, "phase", ""),
         "dealer": getattr(obs, "dealer", 0),
         "turn": obs.current_player if obs.current_player >= 0 else None,
-        "hands": [cards_json(m) for m in hands],
         "hand_sizes": list(obs.hand_sizes),
         "trick": [{"seat": s, "card": card_str(c)} for s, c in getattr(obs, "trick", ())],
         "tricks_played": getattr(obs, "tricks_played", 0),
     }
     out.update(_HAND_PARTS[type(obs)](obs))
     return out
+
+
+def hands_json(hands: Sequence[CardMask | None]) -> list[list[str] | None]:
+    """Return the hands a recipient may see as card codes (None for the others)."""
+    return [cards_json(m) for m in hands]
 
 
 def _quinto_hand(obs: QuintoObservation) -> JSON:
@@ -92,19 +109,54 @@ def _quintus_hand(obs: QuintusObservation) -> JSON:
     }
 
 
-def public_hands(observations: Sequence[Observation]) -> list[CardMask | None]:
-    """Return the hands every seat's observation shows (an open-nil hand), else None."""
-    n = len(observations[0].hands)
+def seat_view(
+    state: GameState, seat: int
+) -> tuple[tuple[CardMask | None, ...], tuple[tuple[int, int], ...]]:
+    """Return the hands the player deciding for ``seat`` may see (None for the others)
+    and its legal actions as ``(seat, action)``: its observation's ``hands`` and
+    ``legal_actions``, without the public rest of it (built once for every recipient).
+
+    The hands come from the engine's :meth:`~quintet.hand.HandState.visible_seats`,
+    the rule its observation follows; the legal actions are those of the seats to act
+    this player decides for (tests/test_server_messages.py checks both against the
+    observation at every point of whole hands).
+    """
+    if not isinstance(state, HandState):  # pragma: no cover - every engine here is one
+        obs = state.observation(seat)
+        return obs.hands, obs.legal_actions
+    held = state.hands
+    visible = state.visible_seats(seat)
+    hands = tuple([m if s in visible else None for s, m in enumerate(held)])
+    me = state.controller(seat)
+    legal: tuple[tuple[int, int], ...] = ()
+    for s in state.actors():
+        if state.controller(s) == me:
+            legal += tuple([(s, a) for a in state.legal_actions(s)])
+    return hands, legal
+
+
+def public_hands(shown: Sequence[Sequence[CardMask | None]]) -> list[CardMask | None]:
+    """Return the hands every player is shown (an open-nil hand), else None.
+
+    ``shown`` holds each player's hands as its view has them (``obs.hands``, or
+    :func:`seat_view`'s).
+    """
+    n = len(shown[0])
     out: list[CardMask | None] = []
     for s in range(n):
-        masks = [o.hands[s] for o in observations]
+        masks = [hands[s] for hands in shown]
         out.append(masks[0] if all(m is not None for m in masks) else None)
     return out
 
 
 def legal_json(obs: Observation) -> list[JSON]:
     """Return the observer's legal actions as record action objects."""
-    return [action_to_json(a, s) for s, a in obs.legal_actions]
+    return actions_json(obs.legal_actions)
+
+
+def actions_json(actions: Sequence[tuple[int, int]]) -> list[JSON]:
+    """Return ``(seat, action)`` pairs as record action objects."""
+    return [action_to_json(a, s) for s, a in actions]
 
 
 # ------------------------------------------------------------- public parts
@@ -126,35 +178,97 @@ def event_json(game: str, e: Event) -> JSON:
 
 def public_log(state: GameState) -> tuple[list[JSON], JSON | None]:
     """Return the hand's public events and its last completed trick (or None)."""
-    game = state.game
-    events = state.events()
-    out: list[JSON] = []
-    plays: list[JSON] = []
-    last: JSON | None = None
-    per_trick = find_game(game).num_seats
-    for e in events:
-        out.append(event_json(game, e))
-        if e.kind == "action" and e.action is not None and is_play(e.action):
-            plays.append({"seat": e.seat, "card": card_str(e.action)})
-            plays = plays[-per_trick:]
-        elif e.kind == "trick":
-            last = {"winner": e.seat, "cards": plays, "points": e.points}
-            plays = []
-    return out, last
+    log = PublicLog(state.game)
+    log.add(state.events())
+    return log.json, log.last
 
 
-def quinto_sheet(match: QuintoMatch, rows: list[JSON]) -> JSON:
+class PublicLog:
+    """A hand's public log as it grows: its events (the engine's and as JSON), the last
+    completed trick.
+
+    A live table adds each action's events as it is made (:func:`step_events`), so
+    the log is never replayed from the deal; :func:`public_log` is the same read from
+    a whole hand at once.
+    """
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.per_trick = find_game(game).num_seats
+        #: The engine's events (the score sheet reads them).
+        self.events: list[Event] = []
+        #: Every entry of the log as JSON: the events, and whatever else is added.
+        self.json: list[JSON] = []
+        #: The last completed trick: ``{"winner", "cards", "points"}``, or None.
+        self.last: JSON | None = None
+        self._plays: list[JSON] = []
+
+    def add(self, events: Sequence[Event]) -> list[JSON]:
+        """Add events at the end; return them as JSON."""
+        out = []
+        for e in events:
+            j = event_json(self.game, e)
+            out.append(j)
+            if e.kind == "action" and e.action is not None and is_play(e.action):
+                self._plays.append({"seat": e.seat, "card": card_str(e.action)})
+                self._plays = self._plays[-self.per_trick :]
+            elif e.kind == "trick":
+                self.last = {"winner": e.seat, "cards": self._plays, "points": e.points}
+                self._plays = []
+        self.events.extend(events)
+        self.json.extend(out)
+        return out
+
+    def note(self, entry: JSON) -> None:
+        """Add an entry of the table's own at the end (a notice: no engine event)."""
+        self.json.append(entry)
+
+
+def step_events(
+    before: GameState, seat: int, action: int, after: GameState | None = None
+) -> list[Event]:
+    """Return the public events ``seat``'s ``action`` brings in the state ``before`` it.
+
+    They are exactly the events :meth:`~quintet.game.GameState.events` adds for it.
+    An action that ends no trick and no hand and melds nothing (``after`` shows it)
+    brings only itself; any other is played from a position that begins at ``before``
+    (:meth:`quintet.hand.HandState.position`): the action alone is replayed, not the
+    hand.
+    """
+    if (
+        after is not None
+        and after.tricks_played == before.tricks_played
+        and not after.is_terminal()
+        and action not in (MELD_COURT, MELD_STRAIGHT)
+    ):
+        text = f"{find_game(before.game).seat_label(seat)}: {action_str(action)}"
+        return [Event("action", seat, action, text=text)]
+    if isinstance(before, HandState):
+        pos = before.position()
+        pos.apply_action(action, seat)
+        return pos.events()
+    after = before.clone()  # pragma: no cover - every engine here is a HandState
+    after.apply_action(action, seat)
+    return after.events()[len(before.events()) :]
+
+
+def quinto_sheet(
+    match: QuintoMatch, rows: list[JSON], events: Sequence[Event] | None = None
+) -> JSON:
     """Return the rubber sheet (dummy: the game sheet) as JSON.
 
-    ``rows`` caches the rows of finished hands between calls (it is extended in place).
+    ``rows`` caches the rows of finished hands between calls (it is extended in place);
+    ``events`` are the last hand's public events when the caller keeps them (else that
+    hand is replayed).
     """
     lone = match.lone_seat
     games: list[JSON] = []
+    last = len(match.hands) - 1
     for i, (st, g) in enumerate(zip(match.hands, match.game_of_hand, strict=True)):
         if i < len(rows):
             row = rows[i]
         else:
-            summary = hand_summary(st)
+            summary = hand_summary(st, events if i == last else None)
             row = {
                 "hand": i,
                 "game": g,
@@ -234,21 +348,22 @@ def quintus_ledger(match: QuintusMatch) -> JSON:
     }
 
 
-def hand_result(state: GameState) -> JSON:
+def hand_result(state: GameState, events: Sequence[Event] | None = None) -> JSON:
     """Return the end-of-hand summary: the deal (all hands as dealt) and the result.
 
     Only for a finished hand: the deal is shown to everyone once the hand is over.
+    ``events`` are the hand's public events if the caller keeps them (else replayed).
     """
     deal: JSON = {"hands": [cards_json(m) for m in state.initial_hands()]}
     out: JSON = {"deal": deal, "dealer": state.dealer}
-    out.update(_RESULT_PARTS[type(state)](state, deal))
+    out.update(_RESULT_PARTS[type(state)](state, deal, events))
     return out
 
 
-def _quinto_result(state: QuintoState, deal: JSON) -> JSON:
+def _quinto_result(state: QuintoState, deal: JSON, events: Sequence[Event] | None) -> JSON:
     """Return a finished Quinto hand's result (and put its cachette in the deal)."""
     deal["cachette"] = cards_json(state.initial_cachette())
-    s = hand_summary(state)
+    s = hand_summary(state, events)
     return {
         "multiplier": state.multiplier,
         "quints": list(s["quints"]),
@@ -262,7 +377,7 @@ def _quinto_result(state: QuintoState, deal: JSON) -> JSON:
     }
 
 
-def _quintus_result(state: QuintusState, deal: JSON) -> JSON:
+def _quintus_result(state: QuintusState, deal: JSON, events: Sequence[Event] | None) -> JSON:
     """Return a finished Quintus hand's result."""
     return {
         "void": state.void,
@@ -288,18 +403,39 @@ _HAND_PARTS: Final[dict[type, Callable[[Any], JSON]]] = {
     QuintoObservation: _quinto_hand,
     QuintusObservation: _quintus_hand,
 }
-_RESULT_PARTS: Final[dict[type, Callable[[Any, JSON], JSON]]] = {
+_RESULT_PARTS: Final[dict[type, Callable[[Any, JSON, Sequence[Event] | None], JSON]]] = {
     QuintoState: _quinto_result,
     QuintusState: _quintus_result,
 }
 
 
-def sheet_json(match: QuintoMatch | QuintusMatch, rows: list[JSON]) -> JSON:
-    """Return the match's score sheet as JSON, its game's kind (``rows``: Quinto's cache)."""
-    return _SHEETS[type(match)](match, rows)
+def sheet_json(
+    match: QuintoMatch | QuintusMatch, rows: list[JSON], events: Sequence[Event] | None = None
+) -> JSON:
+    """Return the match's score sheet as JSON, its game's kind (``rows``: Quinto's cache,
+    ``events``: the last hand's public events if kept)."""
+    return _SHEETS[type(match)](match, rows, events)
 
 
-_SHEETS: Final[dict[type, Callable[[Any, list[JSON]], JSON]]] = {
+def sheet_key(state: GameState | None) -> Any:
+    """Return what the in-progress hand's row of the score sheet depends on: the sheet
+    is built again only when it changes (Quinto: tricks, doubling; Quintus: the
+    auction, trump, nil and tricks)."""
+    if state is None:
+        return None
+    return (
+        state.tricks_played,
+        state.is_terminal(),
+        *(getattr(state, name, None) for name in _SHEET_FIELDS.get(type(state), ())),
+    )
+
+
+_SHEETS: Final[dict[type, Callable[[Any, list[JSON], Sequence[Event] | None], JSON]]] = {
     QuintoMatch: quinto_sheet,
-    QuintusMatch: lambda match, rows: quintus_ledger(match),
+    QuintusMatch: lambda match, rows, events: quintus_ledger(match),
+}
+#: The state fields (besides tricks) a game's in-progress sheet row shows.
+_SHEET_FIELDS: Final[dict[type, tuple[str, ...]]] = {
+    QuintoState: ("multiplier",),
+    QuintusState: ("phase", "quintus", "contract", "trump", "nil", "void"),
 }

@@ -1,6 +1,7 @@
-// quintet: the table page. One websocket carries the table's state messages (docs/
-// server.md); every action is checked by the server (the engine), the page only offers
-// what the state message calls legal. On each message the sections of the page (the
+// quintet: the table page. One websocket carries the table (docs/server.md): a whole
+// `state` on connecting, then an `update` of what changed after each change, applied to
+// it here (a gap in them: the page asks for the state again); every action is checked
+// by the server (the engine), the page only offers what the table calls legal. On each message the sections of the page (the
 // felt and its seats, the trick, the contract, the turn, the hand, the decisions, the
 // tools, the scores, the sheet, the log, the players, the summary, the last trick) are
 // given their inputs; each touches the DOM only where its inputs changed.
@@ -17,6 +18,9 @@ import { sheetTable, finalResult, summaryNode } from "./sheet.js";
 import { isLesson, loadGuide, lessonText } from "./learn.js";
 import { Social } from "./social.js"; // social: chat, invites, take-backs, claims, rematch
 
+// The websocket protocol's version this page speaks (docs/server.md).
+const PROTOCOL = 2;
+
 export function tablePage() {
   fourColourToggle();
   const tid = decodeURIComponent(location.pathname.split("/").pop());
@@ -27,7 +31,7 @@ export function tablePage() {
     backoff: 500, closedForGood: false, retryTimer: null, lastMsg: 0,
     hint: null, selected: null, flash: null, cleared: null, sentSeq: null,
     summaryClosed: null, joinSeat: null, invites: null,
-    queue: [], paceTimer: null, shownAt: 0, beeps: [], summaryHold: 0,
+    queue: [], paceTimer: null, shownAt: 0, beeps: [], summaryHold: 0, resync: false,
   };
   window.quintet = T; // for the curious (and the browser tests)
   // A lesson (?learn=1): each decision explained as it comes (learn.js).
@@ -111,7 +115,8 @@ export function tablePage() {
       const token = store.get(tokenKey(tid));
       const access = {};
       for (const k of ["key", "invite"]) if (params.get(k)) access[k] = params.get(k);
-      ws.send(JSON.stringify({ type: "hello", v: 1, table: tid, id: T.nextId++, ...access, ...(token ? { token } : {}) }));
+      T.resync = false;
+      ws.send(JSON.stringify({ type: "hello", v: PROTOCOL, table: tid, id: T.nextId++, ...access, ...(token ? { token } : {}) }));
     };
     ws.onmessage = (ev) => { T.lastMsg = Date.now(); onMessage(JSON.parse(ev.data)); };
     ws.onclose = (ev) => {
@@ -187,13 +192,19 @@ export function tablePage() {
         break;
       }
       case "error":
-        if (m.code === "bad_token") { store.del(tokenKey(tid)); send({ type: "hello", v: 1, table: tid }); return; }
+        if (m.code === "bad_token") { store.del(tokenKey(tid)); send({ type: "hello", v: PROTOCOL, table: tid }); return; }
         if (m.code === "taken_over") { T.closedForGood = true; return; }
         if (m.code === "stale" || m.code === "not_your_turn") { T.sentSeq = null; return; }
         T.sentSeq = null;
         showError(m.message || m.code);
         break;
       case "state":
+        T.resync = false;
+        T.queue.push(m);
+        pump();
+        break;
+      case "update":
+        if (T.resync) break; // the whole state asked for is on its way
         T.queue.push(m);
         pump();
         break;
@@ -212,15 +223,29 @@ export function tablePage() {
       const wait = holdFor(T.queue[0]);
       const due = T.shownAt + 1000 * wait - Date.now();
       if (due > 0) { T.paceTimer = setTimeout(pump, due); return; }
-      onState(T.queue.shift());
+      const m = T.queue.shift();
+      if (m.type === "update" && !fits(m)) {
+        // An update that does not continue what this page holds: ask for the whole state.
+        T.queue = [];
+        T.resync = true;
+        send({ type: "state" });
+        return;
+      }
+      onState(m);
       T.shownAt = Date.now();
     }
   }
-  // How long a state message waits after the one before: a bot's action waits the
-  // card delay, or the trick delay while a finished trick lies on the felt.
+  // Whether an update continues the table this page holds (its log without a gap).
+  function fits(m) {
+    if (!T.state) return false;
+    return !m.log || m.log.from === 0 || (m.log.hand === T.logHand && m.log.from <= T.log.length);
+  }
+  // How long a message waits after the one before: a bot's action waits the card delay,
+  // or the trick delay while a finished trick lies on the felt.
   function holdFor(m) {
     // Not a whole log (after hello) nor a new hand: those show at once.
-    if (!T.info || !T.state || !m.log || !m.log.from || !m.hand || !T.state.hand || m.hand.number !== T.state.hand.number) return 0;
+    if (!T.info || !T.state || !m.log || !m.log.from || !m.hand || !T.state.hand) return 0;
+    if (m.hand.number !== undefined && m.hand.number !== T.state.hand.number) return 0;
     const seats = m.seats || T.seats;
     const acts = m.log.events.filter((e) => e.kind === "action" && e.action);
     if (!acts.length) return 0;
@@ -233,14 +258,27 @@ export function tablePage() {
     return T.flash && a.action.type === "play" ? p.trick : p.card;
   }
 
-  function onState(m) {
+  // The table after a message: a state is the whole of it; an update's hand fields
+  // replace the hand's, its other fields the table's (its log continues T.log, below).
+  function applied(prev, m) {
+    if (m.type === "state") return m;
+    const next = { ...prev, type: "state" };
+    for (const [k, v] of Object.entries(m)) {
+      if (k === "type") continue;
+      next[k] = k === "hand" && v !== null ? { ...(prev.hand || {}), ...v } : v;
+    }
+    return next;
+  }
+
+  function onState(msg) {
     const prev = T.state;
+    const m = applied(prev, msg);
     if (m.seats) T.seats = m.seats;
     if (m.sheet) T.sheet = m.sheet;
-    if (m.log) {
-      if (m.log.hand !== T.logHand || m.log.from === 0) { T.log = []; T.logHand = m.log.hand; }
-      T.log = T.log.slice(0, m.log.from).concat(m.log.events);
-    }
+    if (msg.log) {
+      if (msg.log.hand !== T.logHand || msg.log.from === 0) { T.log = []; T.logHand = msg.log.hand; }
+      T.log = T.log.slice(0, msg.log.from).concat(msg.log.events);
+    } else if (msg.log === null) { T.log = []; T.logHand = -1; }
     T.me = m.you;
     const h = m.hand;
     sounds(prev, m);
