@@ -21,7 +21,6 @@ from typing import Any
 import pytest
 from test_browser import ARTIFACTS, WAIT_MS, browser, play
 
-from quintet.server.messages import CreateTable
 from quintet.server.testing import ServerProcess
 
 __all__ = ["browser"]  # the shared Chromium fixture (test_browser's), used by name
@@ -281,11 +280,6 @@ def test_friends_see_each_other_online_and_one_invites_the_other(
 def test_sign_up_and_play_a_rated_game_against_bots(
     browser: Browser, server: ServerProcess, open_tab: Any
 ) -> None:
-    if "rated" not in CreateTable.model_fields:
-        pytest.skip(
-            "rated tables are helper B's work: CreateTable (quintet/server/messages.py) "
-            "has no `rated` field in this branch yet"
-        )
     page = open_tab(DESKTOP)
     name = new_name("Rae")
     sign_up(page, server.http, name)
@@ -299,6 +293,12 @@ def test_sign_up_and_play_a_rated_game_against_bots(
     tid = page.url.rsplit("/", 1)[1]
     page.wait_for_selector("#conn[data-state=open]")
     assert page.evaluate("window.quintet.config.rated") is True
+    assert page.locator("#title").inner_text().endswith("· rated")  # agreed before the start
+    lobby = page.context.new_page()
+    lobby.goto(f"{server.http}/")
+    row = lobby.locator(f"#tables li[data-table='{tid}']")
+    assert row.locator(".tag.rated").inner_text() == "rated"  # the lobby says so too
+    lobby.close()
     play(page)
     page.wait_for_function("() => window.quintet.state.status === 'finished'")
     shot(page, "rated-finished")

@@ -196,7 +196,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     assert "Traceback" not in log and "server_error" not in log, log[-3000:]
 
 
-ANSWERS = {"error", "state", "welcome", "joined", "left", "hint", "pong"}
+ANSWERS = {"error", "state", "update", "welcome", "joined", "left", "hint", "pong"}
 
 
 def alive_after(site: Site, i: int, text: str) -> None:

@@ -182,6 +182,7 @@ export async function lobbyPage() {
         return el("li", { "data-table": x.id },
           el("a", { href: `/table/${x.id}`, class: "tname" }, x.title || `${x.game} · ${x.variant}`),
           " ", el("span", { class: "tag", text: x.status.replace("_", " ") }),
+          x.rated ? el("span", { class: "tag rated", text: "rated", title: "people with accounts only; ratings change at the end" }) : null,
           el("div", { class: "meta" }, x.seats.map((s) => `${G.label(s.seat)}: ${s.kind === "open" ? "open" : s.name}`).join(" · "),
             x.hands_dealt ? ` · hand ${x.hands_dealt}` : "", x.spectators ? ` · ${x.spectators} watching` : ""),
           firstLine(x, G, games[x.game]),

@@ -167,7 +167,7 @@ export function tablePage() {
         makeGame();
         T.me = { seat: m.seat, role: m.role, controls: [] };
         document.title = `quintet — ${m.table.title || `${m.table.game} ${m.table.variant}`}`;
-        $("#title").textContent = `${m.table.title ? m.table.title + " · " : ""}${m.table.game} · ${m.table.variant}`;
+        $("#title").textContent = `${m.table.title ? m.table.title + " · " : ""}${m.table.game} · ${m.table.variant}${m.table.rated ? " · rated" : ""}`;
         if (m.seat !== null) { $("#joinbox").hidden = true; fetchInvites(); }
         else if (params.get("seat") !== null && T.joinSeat === null) T.joinSeat = Number(params.get("seat"));
         break;
