@@ -131,6 +131,7 @@ def test_quintus_open_nil_and_ledger() -> None:
         app = PlayApp(table, seat, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
+            await pilot.pause()  # the footer under the summary's modal: once seen late under load
             check_snapshot(app, snap("quintus_hand_summary"))
             await pilot.press("t")
             await pilot.pause()
