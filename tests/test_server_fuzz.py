@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
-from quintet.server.protocol import CLIENT_TYPES, ERRORS
+from quintet.server.protocol import CLIENT_TYPES, ERRORS, PROTOCOL_VERSION
 from quintet.server.testing import ServerProcess, person_cookie
 
 JSON = dict[str, Any]
@@ -196,7 +196,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     assert "Traceback" not in log and "server_error" not in log, log[-3000:]
 
 
-ANSWERS = {"error", "state", "welcome", "joined", "left", "hint", "pong"}
+ANSWERS = {"error", "state", "update", "welcome", "joined", "left", "hint", "pong"}
 
 
 def alive_after(site: Site, i: int, text: str) -> None:
@@ -238,7 +238,7 @@ def random_messages(draw: st.DrawFn, table_ids: list[str]) -> Any:
 def near_messages(draw: st.DrawFn, site: Site) -> Any:
     """A valid message of each type with one field made random."""
     valid: list[JSON] = [
-        {"type": "hello", "v": 1, "table": site.ids[0], "id": 1},
+        {"type": "hello", "v": PROTOCOL_VERSION, "table": site.ids[0], "id": 1},
         {"type": "hello", "table": site.ids[2], "key": "abc", "invite": site.invites[1]},
         {"type": "join", "seat": 1, "name": "Bea", "invite": site.invites[1]},
         {"type": "leave", "id": "x"},
@@ -248,6 +248,7 @@ def near_messages(draw: st.DrawFn, site: Site) -> Any:
         {"type": "hint"},
         {"type": "next"},
         {"type": "ping", "id": 7, "t": 1.5},
+        {"type": "state", "id": 8},
     ]
     return mutate(draw, draw(st.sampled_from(valid)))
 
