@@ -248,6 +248,7 @@ def near_messages(draw: st.DrawFn, site: Site) -> Any:
         {"type": "hint"},
         {"type": "next"},
         {"type": "ping", "id": 7, "t": 1.5},
+        {"type": "state", "id": 8},
     ]
     return mutate(draw, draw(st.sampled_from(valid)))
 

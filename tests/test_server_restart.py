@@ -72,7 +72,7 @@ def test_a_table_killed_mid_hand_resumes_identically(tmp_path: Path) -> None:
                 task = asyncio.create_task(c.play())
                 while c.state is None or c.state["seq"] < stop_at:
                     await asyncio.sleep(0.005)
-                seen.append(max(m["seq"] for m in c.messages if m["type"] == "state"))
+                seen.append(max(m["seq"] for m in c.messages if m["type"] in ("state", "update")))
                 server.kill()
                 with contextlib.suppress(websockets.ConnectionClosed, TimeoutError):
                     await asyncio.wait_for(task, timeout=10)

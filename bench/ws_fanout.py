@@ -1,0 +1,148 @@
+"""The websocket stack's own cost of a table's action: one message in, four out.
+
+    .venv/bin/python bench/ws_fanout.py [--groups 1,10,100] [--seconds 6]
+
+Starts uvicorn (the settings ``quintet serve`` uses) on a bare FastAPI app that does
+nothing but this: a client of a group of four sends a message, and the app sends a
+fixed message of the size of an update (some 400 bytes) to each of the four. The
+clients (one process, uvloop) keep every group busy; the server's CPU time (user and
+system, ``/proc``) per fan-out is what receiving one message and sending four costs on
+uvicorn, Starlette and websockets, with nothing of quintet: the floor under
+``bench/server_load.py``'s CPU per action.
+
+As a module (``uvicorn bench.ws_fanout:app``) it is the app.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+
+from fastapi import FastAPI, WebSocket
+
+from quintet.server.testing import free_port
+
+app = FastAPI()
+_GROUPS: dict[str, list[WebSocket]] = {}
+_UPDATE = json.dumps(
+    {
+        "type": "update",
+        "table": "Xv3k9QmZ0aBc",
+        "seq": 58,
+        "hand": {
+            "actions": 57,
+            "turn": 3,
+            "hand_sizes": [9, 9, 9, 10],
+            "trick": [{"seat": 0, "card": "AS"}, {"seat": 1, "card": "5S"}],
+        },
+        "log": {
+            "hand": 0,
+            "from": 71,
+            "events": [
+                {
+                    "kind": "action",
+                    "seat": 2,
+                    "text": "South: 3S",
+                    "action": {"seat": 2, "type": "play", "card": "3S"},
+                }
+            ],
+        },
+    }
+)
+
+
+@app.websocket("/fan/{group}")
+async def fan(ws: WebSocket, group: str) -> None:
+    """Send the update to every member of the group for each message received."""
+    await ws.accept()
+    members = _GROUPS.setdefault(group, [])
+    members.append(ws)
+    try:
+        while True:
+            m = await ws.receive()
+            if m["type"] == "websocket.disconnect":
+                break
+            for w in list(members):
+                await w.send_text(_UPDATE)
+    except Exception:  # a member went away: the run is over
+        pass
+    finally:
+        members.remove(ws)
+
+
+def _cpu(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        parts = f.read().rsplit(")", 1)[1].split()
+    return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def _run(port: int, pid: int, groups: int, seconds: float) -> tuple[float, float]:
+    import websockets
+
+    count = 0
+    stop = False
+
+    async def group(g: int) -> None:
+        nonlocal count
+        url = f"ws://127.0.0.1:{port}/fan/{groups}-{g}"
+        wss = [await websockets.connect(url, compression=None) for _ in range(4)]
+        await asyncio.sleep(0.5)
+        i = 0
+        while not stop:
+            await wss[i % 4].send('{"type":"act","action":"AS","expect":57}')
+            for w in wss:
+                await w.recv()
+            count += 1
+            i += 1
+        for w in wss:
+            await w.close()
+
+    tasks = [asyncio.create_task(group(g)) for g in range(groups)]
+    await asyncio.sleep(2.0)
+    c0, n0, t0 = _cpu(pid), count, time.perf_counter()
+    await asyncio.sleep(seconds)
+    cpu, n, wall = _cpu(pid) - c0, count - n0, time.perf_counter() - t0
+    stop = True
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return n / wall, 1000 * cpu / max(n, 1)
+
+
+def main() -> None:
+    """Start the bare app, drive it, print the server's CPU per fan-out."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--groups", default="1,10,100", help="comma-separated groups of four")
+    ap.add_argument("--seconds", type=float, default=6.0)
+    args = ap.parse_args()
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:  # pragma: no cover
+        pass
+    port = free_port()
+    here = os.path.dirname(os.path.abspath(__file__))
+    cmd = [sys.executable, "-m", "uvicorn", "ws_fanout:app", "--app-dir", here]
+    cmd += ["--port", str(port), "--log-level", "warning", "--no-access-log"]
+    cmd += ["--ws-per-message-deflate", "false"]
+    proc = subprocess.Popen(cmd)
+    try:
+        time.sleep(2.0)
+        for g in (int(x) for x in args.groups.split(",")):
+            rate, ms = asyncio.run(_run(port, proc.pid, g, args.seconds))
+            print(
+                f"{g:>4} groups of 4: {rate:6.0f} fan-outs/s, server CPU {ms:.3f} ms "
+                "per message in and four out",
+                flush=True,
+            )
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+if __name__ == "__main__":
+    main()
