@@ -46,6 +46,7 @@ from quintet.server.accounts import (
     name_key,
     name_problem,
 )
+from quintet.server.accounts import AccountRefused as Refused
 from quintet.server.db import accounts_t, friends_t
 from quintet.server.messages import Text
 from quintet.server.security import Buckets
@@ -85,34 +86,6 @@ class InviteBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: Annotated[StrictInt, Field(ge=0, le=9)]
     friend: Annotated[Text, Field(min_length=1, max_length=NAME_MAX)]
-
-
-class Refused(Exception):
-    """A request this API answers with an error (status, code, message, field)."""
-
-    def __init__(
-        self,
-        status: int,
-        code: str,
-        message: str,
-        field: str | None = None,
-        retry_after: float | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-        self.field, self.retry_after = field, retry_after
-
-    def response(self) -> JSONResponse:
-        """Return the error as the API's JSON answer."""
-        body: JSON = {"code": self.code, "message": self.message}
-        if self.field is not None:
-            body["field"] = self.field
-        headers = None
-        if self.retry_after is not None:
-            wait = max(1, round(self.retry_after))
-            body["retry_after"] = wait
-            headers = {"retry-after": str(wait)}
-        return JSONResponse({"error": body}, status_code=self.status, headers=headers)
 
 
 # ------------------------------------------------------------------ storage
