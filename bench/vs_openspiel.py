@@ -301,6 +301,25 @@ def report(
         if len(per_deal) >= 2:
             t = summarize(per_deal)
             print(f"  {label}: {t.mean:+.2f} [{t.low:+.2f}, {t.high:+.2f}] over {t.n} deals")
+    # Each role in duplicate: the same deal's role held by ours and by ISMCTS, compared.
+    for label, lone in (("the lone player", True), ("a team player", False)):
+        per_deal = []
+        for r in results:
+            mine: list[list[float]] = [[], []]
+            for x in r.seatings:
+                if x.get("lone") is None:
+                    continue
+                for seat, owner in enumerate(x["owners"]):
+                    if (seat == x["lone"]) == lone:
+                        mine[owner].append(x["scores"][seat])
+            if mine[0] and mine[1]:
+                per_deal.append(sum(mine[0]) / len(mine[0]) - sum(mine[1]) / len(mine[1]))
+        if len(per_deal) >= 2:
+            t = summarize(per_deal)
+            print(
+                f"  as {label}, ours minus ISMCTS in that role (its seat's own score, same "
+                f"deals): {t.mean:+.2f} [{t.low:+.2f}, {t.high:+.2f}] over {t.n} deals"
+            )
     took = "" if elapsed is None else f"; elapsed {elapsed:.0f} s"
     print(
         f"CPU time per decision: ours {ours_t:.3f} s over {ours_dec}, ISMCTS {os_t:.3f} s over "

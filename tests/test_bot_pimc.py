@@ -19,6 +19,7 @@ from quintet.bots import BotView, Budget
 from quintet.bots import pimc as pimc_module
 from quintet.bots.pimc import MIN_NODES, MIN_SAMPLES, NODES_PER_CPU_SECOND, PimcBot
 from quintet.game import Phase
+from quintet.games import find_game
 from quintet.quinto import QuintoRules, QuintoState
 from quintet.quintus import QuintusRules, QuintusState
 from quintet.quintus.state import PLAY as QUINTUS_PLAY
@@ -259,6 +260,48 @@ def test_exact_tricks_keeps_the_solver_for_the_last_tricks(
     late = quinto_at(6)
     bot.act(view_of(late, Budget(iterations=2)))
     assert len(calls) == 2 and bot.last_exact == 2
+
+
+@pytest.mark.parametrize("game", ["quinto", "quintus"])
+def test_solve_tricks_plays_a_given_up_deal_out_then_solves_its_last_tricks(
+    monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    """With ``solve_tricks`` a deal the solver gives up on is played out by the heuristic
+    only until that many tricks are left, at a trick's lead; the solver values the rest,
+    added to what the hand gave so far."""
+    state = FIRST_LEADS[game]()
+    cards = cards_of(state)
+    stub_solver(monkeypatch, game, None)  # the whole deal: given up
+    seen: list[tuple[int, int]] = []
+    real = SOLVERS[game].value
+
+    def value(self: Any, w: Any) -> int:
+        seen.append((w.tricks_played, len(w.trick)))
+        v: int = real(self, w)
+        return v
+
+    monkeypatch.setattr(SOLVERS[game], "value", value)
+    playouts = count_playouts(monkeypatch)
+    bot = PimcBot(solve_tricks=3, give_up=1)
+    action = bot.act(view_of(state, Budget(iterations=2)))
+    assert action in cards
+    num_tricks = find_game(game).num_tricks
+    assert len(seen) == 2 * len(cards)  # every card of both deals
+    assert all(t == num_tricks - 3 and n == 0 for t, n in seen)
+    assert playouts[0] == 0  # no deal played to its end
+    assert bot.last_fallbacks == 1
+
+
+def test_solve_tricks_values_a_card_as_the_whole_playout_would_with_best_play() -> None:
+    """The hybrid value of a card is its playout's outcome when the solver's best play
+    finishes the hand: ``so_far`` and the value add up (here from 2 tricks left)."""
+    state = quinto_at(5)
+    bot = PimcBot(solve_tricks=2)
+    rng = random.Random(4)
+    world = view_of(state, Budget(iterations=1)).sample()
+    values = bot._hybrid_values(world, state.current_player(), tuple(cards_of(state)), rng)
+    assert values is not None and set(values) == set(cards_of(state))
+    assert len(set(values.values())) > 1  # the cards differ: a real valuation
 
 
 def test_a_played_out_quintus_deal_is_measured_as_the_solver_measures() -> None:

@@ -97,6 +97,8 @@ CANDIDATES: Final = 4
 GIVE_UP: Final = 2
 #: The simulated points a Quintus bid must clear (see ``PimcBot._bid``).
 BID_MARGIN: Final = 4
+#: The node limit of each solve of ``solve_tricks`` tricks left (a few thousand nodes).
+HYBRID_NODES: Final = 200_000
 #: The smallest node limit of a deal (the last tricks solve in far fewer nodes).
 MIN_NODES: Final = 20_000
 
@@ -234,6 +236,7 @@ class PimcBot:
         signals: int = 1,
         give_up: int = GIVE_UP,
         memory: int = MEMORY,
+        solve_tricks: int | None = None,
     ) -> None:
         if max_nodes is not None and max_nodes < 1:
             raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
@@ -251,6 +254,9 @@ class PimcBot:
         self.signals = bool(signals)
         self.give_up = int(give_up)
         self.memory = None if memory < 0 else int(memory)
+        if solve_tricks is not None and solve_tricks < 1:
+            raise ValueError(f"solve_tricks must be at least 1, not {solve_tricks}")
+        self.solve_tricks = solve_tricks
         self._tt_bits = tt_bits
         self._solvers: dict[str, QuintoSolver | QuintusSolver] = {}
         #: The last card decision: deals valued, of them solved exactly, and given up by
@@ -374,6 +380,8 @@ class PimcBot:
                     fallbacks += 1
                 solve_cpu += cpu_clock() - t
                 nodes += solver.nodes
+            if values is None and self.solve_tricks is not None:
+                values = self._hybrid_values(world, view.seat, cards, view.rng)
             if values is None:
                 values = self._playout_values(world, view.seat, cards, view.rng)
             for c in cards:
@@ -446,6 +454,47 @@ class PimcBot:
             w.apply_action(c, seat)
             playout(w, rng)
             out[c] = float(game_of(w).solver_class.outcome(w, seat))
+        return out
+
+    def _hybrid_values(
+        self, world: Any, seat: int, cards: tuple[Action, ...], rng: random.Random
+    ) -> dict[Action, float] | None:
+        """Return each card's value for ``seat``'s player: the deal played out by the
+        heuristic after the card until ``solve_tricks`` tricks are left, then the
+        solver's exact value of the rest added to what the hand gave so far (the
+        solver's ``so_far``); None when the solver gives up on one of them.
+
+        Measured as :meth:`_exact_values` and :meth:`_playout_values` measure: the
+        outcome of the hand for ``seat``, up to a constant of the deal.
+        """
+        info = game_of(world)
+        solver = self._solver(world)
+        solver.max_nodes = HYBRID_NODES
+        out: dict[Action, float] = {}
+        left = self.solve_tricks
+        assert left is not None
+        for c in cards:
+            w = world.clone()
+            w.apply_action(c, seat)
+            while not w.is_terminal():
+                s = w.current_player()
+                view = BotView.inside(w, s, rng)
+                main = view.main_actions()
+                if (
+                    not w.trick
+                    and info.num_tricks - w.tricks_played <= left
+                    and all(is_play(a) for a in main)
+                ):
+                    break
+                a = main[0] if len(main) == 1 else _HEURISTIC.act(view)
+                if is_signal(a):
+                    a = main[0]
+                w.apply_action(a, s)
+            try:
+                value = solver.seat_value(w, seat) if not w.is_terminal() else 0
+            except SolverLimitError:
+                return None
+            out[c] = float(info.solver_class.so_far(w, seat) + value)
         return out
 
     # ----------------------------------------------------------------- Quinto

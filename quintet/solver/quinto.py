@@ -206,6 +206,30 @@ class QuintoSolver:
         """
         return int(state.returns()[seat])
 
+    @staticmethod
+    def so_far(state: QuintoState, seat: int) -> int:
+        """Return what the hand has given ``seat``'s side so far, less the other side, as
+        :meth:`outcome` measures it: the quints taken and 5 x the trick value for each
+        trick won (the trick points are added at the end of a hand played out).
+
+        ``so_far(state, seat) + seat_value(state, seat)`` is the outcome of best play.
+        """
+        d = int(state.returns()[seat])
+        if state.is_terminal():
+            return d
+        side = seat & 1
+        won = state.tricks_won[side] - state.tricks_won[1 - side]
+        return d + 5 * state.multiplier * won
+
+    def seat_value(self, state: QuintoState, seat: int) -> int:
+        """Return the double-dummy value of ``state`` for ``seat``'s side (or raise).
+
+        Raises:
+            ValueError: the hand is not in its card play.
+            SolverLimitError: the position needs more than ``max_nodes`` nodes.
+        """
+        return self.sign(state, seat) * self.value(state)
+
     def best_move(self, state: QuintoState) -> tuple[Action, int]:
         """Return a card of best double-dummy value and that value (side to move).
 

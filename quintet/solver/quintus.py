@@ -220,6 +220,25 @@ class QuintusSolver:
         quintus = int(state.points()[0])
         return quintus if seat == state.quintus else -quintus
 
+    @staticmethod
+    def so_far(state: QuintusState, seat: int) -> int:
+        """Return what :meth:`outcome` measures of the hand so far for ``seat``: the
+        quintus's points taken, for him, and negated for the four others.
+
+        ``so_far(state, seat) + seat_value(state, seat)`` is the outcome of best play.
+        """
+        quintus = int(state.points()[0])
+        return quintus if seat == state.quintus else -quintus
+
+    def seat_value(self, state: QuintusState, seat: int) -> int:
+        """Return the double-dummy value of ``state`` for ``seat`` (or raise).
+
+        Raises:
+            ValueError: the hand is not in its card play or a meld decision is pending.
+            SolverLimitError: the position needs more than ``max_nodes`` nodes.
+        """
+        return self.sign(state, seat) * self.value(state)
+
     def best_move(self, state: QuintusState) -> tuple[Action, int]:
         """Return the card that is best for the seat to play (max for the quintus, else min).
 
