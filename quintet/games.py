@@ -153,6 +153,9 @@ class GameInfo:
     reward_scale: float
     #: Solver nodes a bot can expect per CPU second (measured), to turn time into nodes.
     solver_nodes_per_second: int
+    #: Tricks left at which pimc's playout of a deal the solver gave up on hands over to
+    #: the solver (None: played to the end): measured on the ladder (docs/bots.md).
+    playout_solve_tricks: int | None = None
     _solver: str = field(default="", repr=False)
 
     @property
@@ -395,6 +398,7 @@ QUINTO: Final = GameInfo(
     trick_points="quints",
     reward_scale=1.0 / 200.0,
     solver_nodes_per_second=7_000_000,
+    playout_solve_tricks=5,
     _solver="QuintoSolver",
 )
 

@@ -202,7 +202,7 @@ def test_a_deal_the_solver_gives_up_on_is_played_out(
     cards = cards_of(state)
     calls = stub_solver(monkeypatch, game, None)  # every solve raises SolverLimitError
     playouts = count_playouts(monkeypatch)
-    bot = PimcBot(give_up=10)
+    bot = PimcBot(give_up=10, solve_tricks=0)  # played to the end
     action = bot.act(view_of(state, Budget(iterations=3)))
     assert action in cards
     assert len(calls) == 3
@@ -221,12 +221,32 @@ def test_after_give_up_failed_deals_the_rest_are_played_out_untried(
     cards = cards_of(state)
     calls = stub_solver(monkeypatch, game, None)
     playouts = count_playouts(monkeypatch)
-    bot = PimcBot()
+    bot = PimcBot(solve_tricks=0)
     assert bot.give_up == pimc_module.GIVE_UP == 2
     bot.act(view_of(state, Budget(iterations=6)))
     assert len(calls) == 2
     assert (bot.last_samples, bot.last_exact, bot.last_fallbacks) == (6, 0, 2)
     assert playouts[0] == 6 * len(cards)
+
+
+def test_a_position_the_solver_gave_up_on_is_not_tried_again_as_large(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once the solver gave up on a trick's positions at a node limit, a later decision
+    as large (tricks to play) with no more nodes plays its deals out untried; a smaller
+    one, or a larger limit, tries again."""
+    state = FIRST_LEADS["quinto"]()
+    calls = stub_solver(monkeypatch, "quinto", None)
+    bot = PimcBot(max_nodes=50_000)
+    bot.act(view_of(state, Budget(iterations=4)))
+    assert len(calls) == 2  # give_up tries
+    bot.act(view_of(state, Budget(iterations=4), seed=9))
+    assert len(calls) == 2 and bot.last_fallbacks == 0 and bot.last_samples == 4
+    bot.max_nodes = 80_000
+    bot.act(view_of(state, Budget(iterations=4)))
+    assert len(calls) == 4
+    bot.act(view_of(quinto_at(11), Budget(iterations=4)))
+    assert len(calls) == 6
 
 
 def test_a_deal_solved_keeps_the_solver_tried(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -290,6 +310,14 @@ def test_solve_tricks_plays_a_given_up_deal_out_then_solves_its_last_tricks(
     assert all(t == num_tricks - 3 and n == 0 for t, n in seen)
     assert playouts[0] == 0  # no deal played to its end
     assert bot.last_fallbacks == 1
+
+
+def test_quinto_playouts_hand_over_to_the_solver_at_five_tricks_by_default() -> None:
+    """The game's ``playout_solve_tricks`` is the default (measured on the ladder):
+    Quinto 5, Quintus none (played to the end)."""
+    bot = PimcBot()
+    assert bot._solve_tricks(FIRST_LEADS["quinto"]()) == 5
+    assert bot._solve_tricks(FIRST_LEADS["quintus"]()) == 0
 
 
 def test_solve_tricks_values_a_card_as_the_whole_playout_would_with_best_play() -> None:

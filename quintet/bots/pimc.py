@@ -117,6 +117,14 @@ def playout(world: Any, rng: random.Random) -> None:
         world.apply_action(action, seat)
 
 
+def _size(world: Any) -> int:
+    """Return the tricks still to be played in ``world``'s hand, the current one included
+    (the positions of one trick are about as hard to solve as each other)."""
+    seats = len(world.hands)
+    cards: int = sum(h.bit_count() for h in world.hands)
+    return (cards + seats - 1) // seats
+
+
 def _consistent(
     world: Any,
     history: tuple[tuple[int, Action], ...],
@@ -212,6 +220,8 @@ class PimcBot:
     then fixed (:data:`DEFAULT_SECONDS` shared among ``min(samples, MIN_SAMPLES)``
     deals). ``max_nodes`` fixes the node limit per deal instead. ``exact_tricks``, when
     given, uses the solver only with at most that many tricks left (playouts before).
+    ``solve_tricks`` (default: the game's ``playout_solve_tricks``; 0: never): a deal the
+    solver gives up on is played out until that many tricks are left, then solved.
     ``game_value`` (points, default :data:`GAME_VALUE`) is what the Quinto doubling
     counts for a game won or lost in the hand. ``candidates`` (default
     :data:`CANDIDATES`; 1: none), ``epsilon`` and ``memory`` (tricks before the current
@@ -254,11 +264,14 @@ class PimcBot:
         self.signals = bool(signals)
         self.give_up = int(give_up)
         self.memory = None if memory < 0 else int(memory)
-        if solve_tricks is not None and solve_tricks < 1:
-            raise ValueError(f"solve_tricks must be at least 1, not {solve_tricks}")
+        if solve_tricks is not None and solve_tricks < 0:
+            raise ValueError(f"solve_tricks must be at least 0, not {solve_tricks}")
         self.solve_tricks = solve_tricks
         self._tt_bits = tt_bits
         self._solvers: dict[str, QuintoSolver | QuintusSolver] = {}
+        #: Per game and position size (tricks still to play), the largest node limit the
+        #: solver gave up with: a deal as large, or larger, with no more nodes is not tried.
+        self._gave_up: dict[tuple[str, int], int] = {}
         #: The last card decision: deals valued, of them solved exactly, and given up by
         #: the solver (played out instead); the solver's nodes and CPU seconds (given-up
         #: deals included), and the decision's CPU seconds.
@@ -361,6 +374,7 @@ class PimcBot:
         t0 = cpu_clock()
         deadline, samples = self._limits(view)
         totals = dict.fromkeys(cards, 0.0)
+        earlier = dict(self._gave_up)
         n = exact = fallbacks = nodes = 0
         solve_cpu = 0.0
         while n < samples and (n == 0 or cpu_clock() < deadline):
@@ -370,17 +384,24 @@ class PimcBot:
             # node limits barely change), so they are played out, many more of them.
             hopeless = not exact and fallbacks >= self.give_up
             if not hopeless and self._solvable(world):
+                limit = self._node_limit(world.game, deadline, samples, n)
+                size = _size(world)
+                if not exact and self._known_hopeless(earlier, world.game, size, limit):
+                    hopeless = True
+            if not hopeless and self._solvable(world):
                 solver = self._solver(world)
-                solver.max_nodes = self._node_limit(world.game, deadline, samples, n)
+                solver.max_nodes = limit
                 t = cpu_clock()
                 try:
                     values = self._exact_values(solver, world, view.seat, cards)
                     exact += 1
                 except SolverLimitError:
                     fallbacks += 1
+                    key = (world.game, size)
+                    self._gave_up[key] = max(limit, self._gave_up.get(key, 0))
                 solve_cpu += cpu_clock() - t
                 nodes += solver.nodes
-            if values is None and self.solve_tricks is not None:
+            if values is None and self._solve_tricks(world):
                 values = self._hybrid_values(world, view.seat, cards, view.rng)
             if values is None:
                 values = self._playout_values(world, view.seat, cards, view.rng)
@@ -394,6 +415,17 @@ class PimcBot:
         best = max(cards, key=lambda c: (totals[c], -c))
         self.last_reason = _card_reason(view, best, totals, n, exact)
         return best
+
+    @staticmethod
+    def _known_hopeless(
+        earlier: dict[tuple[str, int], int], game: str, size: int, limit: int
+    ) -> bool:
+        """Return whether the solver already gave up, in an earlier decision, on a
+        position of ``game`` no larger than ``size`` tricks with at least ``limit`` nodes
+        (so this one would fail too: the tries would only spend the budget). ``earlier``
+        is what the bot's earlier decisions found (this one's own tries follow
+        ``give_up``)."""
+        return any(g == game and s <= size and lim >= limit for (g, s), lim in earlier.items())
 
     def _sample(self, view: BotView) -> Any:
         """Return a sample of the unseen cards, by inference from the others' decisions.
@@ -456,6 +488,13 @@ class PimcBot:
             out[c] = float(game_of(w).solver_class.outcome(w, seat))
         return out
 
+    def _solve_tricks(self, world: Any) -> int:
+        """Return the tricks left at which a playout hands over to the solver (0: never):
+        ``solve_tricks``, else the game's ``playout_solve_tricks``."""
+        if self.solve_tricks is not None:
+            return self.solve_tricks
+        return game_of(world).playout_solve_tricks or 0
+
     def _hybrid_values(
         self, world: Any, seat: int, cards: tuple[Action, ...], rng: random.Random
     ) -> dict[Action, float] | None:
@@ -471,8 +510,7 @@ class PimcBot:
         solver = self._solver(world)
         solver.max_nodes = HYBRID_NODES
         out: dict[Action, float] = {}
-        left = self.solve_tricks
-        assert left is not None
+        left = self._solve_tricks(world)
         for c in cards:
             w = world.clone()
             w.apply_action(c, seat)
