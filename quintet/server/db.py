@@ -526,8 +526,8 @@ def action_row(table_id: str, seq: int, hand: int, seat: int, a: int) -> ActionR
 
 
 def insert_actions(conn: Connection, rows: Sequence[ActionRow]) -> None:
-    """Insert accepted actions' rows in one statement (an ``executemany``)."""
-    conn.execute(_INSERT_ACTION, list(rows))
+    """Insert accepted actions' rows in one statement (an ``executemany`` for several)."""
+    conn.execute(_INSERT_ACTION, rows[0] if len(rows) == 1 else list(rows))
 
 
 def insert_action(conn: Connection, table_id: str, seq: int, hand: int, seat: int, a: int) -> None:
