@@ -159,6 +159,42 @@ async def _run(
     return n / wall, 1000 * cpu / max(n, 1)
 
 
+def send_overhead(repeats: int = 7, n: int = 200_000) -> dict[str, float]:
+    """Return the CPU microseconds a message costs through Starlette's ``send_text`` and
+    through :func:`quintet.server.app.text_sender`, over a send that does nothing (the
+    exception handler's wrapper between, as in an app): the least of ``repeats``."""
+    from starlette.websockets import WebSocketState
+
+    from quintet.server.app import text_sender
+    from quintet.server.security import WS_SEND
+
+    async def server_send(message: Any) -> None:
+        return None
+
+    async def wrapped(message: Any) -> None:  # Starlette's exception handler's sender
+        await server_send(message)
+
+    async def receive() -> Any:
+        return {"type": "websocket.connect"}
+
+    scope = {"type": "websocket", "path": "/", "headers": [], WS_SEND: server_send}
+    ws = WebSocket(scope, receive, wrapped)
+    ws.application_state = WebSocketState.CONNECTED
+    ways = {"starlette": ws.send_text, "asgi": text_sender(ws)}
+    best = {name: float("inf") for name in ways}
+    for _ in range(repeats):
+        for name, send in ways.items():
+            start = time.thread_time()
+            for _ in range(n):
+                coro = send(_UPDATE)
+                try:  # noqa: SIM105 - a context manager would be timed with it
+                    coro.send(None)
+                except StopIteration:
+                    pass
+            best[name] = min(best[name], 1e6 * (time.thread_time() - start) / n)
+    return best
+
+
 def main() -> None:
     """Start the bare app, drive it, print the server's CPU per fan-out."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -167,7 +203,17 @@ def main() -> None:
     ap.add_argument("--ws", default="websockets-sansio", help="uvicorn --ws, comma-separated")
     ap.add_argument("--send", default="starlette", help="starlette and/or asgi, comma-separated")
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument(
+        "--overhead", action="store_true", help="only time Starlette's send_text (no server)"
+    )
     args = ap.parse_args()
+    if args.overhead:
+        best = send_overhead()
+        print(
+            f"per message over a no-op send (least of 7): starlette send_text "
+            f"{best['starlette']:.2f} us, ASGI send (text_sender) {best['asgi']:.2f} us"
+        )
+        return
     try:
         import uvloop
 
