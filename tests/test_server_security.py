@@ -1409,3 +1409,39 @@ def test_the_limits_say_what_was_reached(tmp_path: Path) -> None:
         assert c.post("/api/tables", json=body, headers=other).status_code == 201
         err = c.post("/api/tables", json=body).json()["error"]
         assert err == {"code": "busy", "message": "the server has as many tables as it can hold"}
+
+
+def test_a_websockets_messages_go_through_the_send_the_guard_was_given() -> None:
+    """The Guard keeps the server's own ``send``; the socket's messages skip Starlette's."""
+    import asyncio
+
+    from starlette.websockets import WebSocket
+
+    from quintet.server.app import text_sender
+    from quintet.server.security import WS_SEND, Guard
+
+    server_sent: list[Any] = []
+    starlette_sent: list[Any] = []
+
+    async def server_send(message: Any) -> None:
+        server_sent.append(message)
+
+    async def starlette_send(message: Any) -> None:
+        starlette_sent.append(message)
+
+    async def receive() -> Any:
+        return {"type": "websocket.connect"}
+
+    async def endpoint(scope: Any, receive: Any, send: Any) -> None:
+        assert scope[WS_SEND] is send
+        ws = WebSocket(scope, receive, starlette_send)
+        await text_sender(ws)('{"type":"update"}')
+
+    scope = {"type": "websocket", "path": "/ws", "headers": []}
+    asyncio.run(Guard(endpoint, Settings())(scope, receive, server_send))
+    assert server_sent == [{"type": "websocket.send", "text": '{"type":"update"}'}]
+    assert starlette_sent == []
+    # Without a Guard, Starlette's own send_text (which refuses a socket not accepted).
+    bare = WebSocket({"type": "websocket", "path": "/ws", "headers": []}, receive, starlette_send)
+    with pytest.raises(RuntimeError, match=r"websocket\.accept"):
+        asyncio.run(text_sender(bare)("x"))

@@ -191,28 +191,33 @@ def test_every_action_is_stored_and_a_new_server_resumes_every_table(db_url: str
     asyncio.run(second())
 
 
+def _bare_table(table_id: str) -> db.TableRow:
+    """Return a waiting Quinto table's row, its four seats open."""
+    return db.TableRow(
+        id=table_id,
+        game="quinto",
+        variant="partnership",
+        options={},
+        lone_seat=None,
+        seed=1,
+        public=True,
+        title="",
+        status="waiting",
+        hands_dealt=0,
+        created_at=db.now(),
+        finished_at=None,
+        result=None,
+        seats=[db.SeatRow(i, "open", None, None, None, f"i{i}") for i in range(4)],
+        actions=[],
+    )
+
+
 def test_a_failing_write_commits_nothing_and_spares_the_others(db_url: str) -> None:
     async def main() -> None:
         store = Store(db_url)
         store.migrate()
         store.start()
-        row = db.TableRow(
-            id="t1",
-            game="quinto",
-            variant="partnership",
-            options={},
-            lone_seat=None,
-            seed=1,
-            public=True,
-            title="",
-            status="waiting",
-            hands_dealt=0,
-            created_at=db.now(),
-            finished_at=None,
-            result=None,
-            seats=[db.SeatRow(i, "open", None, None, None, f"i{i}") for i in range(4)],
-            actions=[],
-        )
+        row = _bare_table("t1")
         await store.write(lambda conn: db.insert_table(conn, row))
 
         def bad(conn: Any) -> None:
@@ -229,6 +234,58 @@ def test_a_failing_write_commits_nothing_and_spares_the_others(db_url: str) -> N
         loaded = await store.read(lambda conn: db.load_table(conn, "t1"))
         assert loaded is not None
         assert [a[2] for a in loaded.actions] == list(range(20))
+        store.close()
+
+    asyncio.run(main())
+
+
+def test_a_group_commits_action_rows_in_one_statement_and_a_bad_one_spares_the_others(
+    db_url: str,
+) -> None:
+    async def main() -> None:
+        store = Store(db_url)
+        store.migrate()
+        store.start()
+        inserts: list[int] = []  # the rows of each INSERT into the actions' table
+
+        @sa.event.listens_for(store.engine, "before_cursor_execute")
+        def seen(conn: Any, cursor: Any, statement: str, params: Any, *rest: Any) -> None:
+            if statement.startswith("INSERT INTO quintet_actions"):
+                inserts.append(len(params) if isinstance(params, list) else 1)
+
+        await store.write(lambda conn: db.insert_table(conn, _bare_table("t1")))
+        await store.write(lambda conn: db.insert_table(conn, _bare_table("t2")))
+
+        def row(table_id: str, seq: int) -> db.ActionRow:
+            return db.action_row(table_id, seq, 0, seq % 4, seq)
+
+        # Two tables' actions and a job beside one of them: one transaction, one insert.
+        done = await asyncio.gather(
+            *(store.write_action(row("t1", i)) for i in range(6)),
+            store.write_action(row("t2", 0), lambda conn: db.update_table(conn, "t2", title="x")),
+            store.write_action(row("t2", 1)),
+        )
+        assert done == [None] * 8
+        assert sum(inserts) == 8 and (len(inserts) == 1 or "postgresql" in db_url)
+
+        def boom(conn: Any) -> None:
+            raise RuntimeError("boom")
+
+        # A row already stored, and a row whose job fails: each fails alone.
+        got = await asyncio.gather(
+            *(store.write_action(row("t1", i)) for i in range(6, 10)),
+            store.write_action(row("t1", 3)),
+            store.write_action(row("t2", 2), boom),
+            return_exceptions=True,
+        )
+        assert got[:4] == [None] * 4
+        assert isinstance(got[4], sa.exc.IntegrityError)
+        assert isinstance(got[5], RuntimeError)
+        t1 = await store.read(lambda conn: db.load_table(conn, "t1"))
+        t2 = await store.read(lambda conn: db.load_table(conn, "t2"))
+        assert t1 is not None and t2 is not None
+        assert [a[2] for a in t1.actions] == list(range(10))
+        assert [a[2] for a in t2.actions] == [0, 1] and t2.title == "x"
         store.close()
 
     asyncio.run(main())

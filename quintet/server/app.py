@@ -18,11 +18,11 @@ import json
 import logging
 import os
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 from urllib.parse import parse_qsl, urlencode
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
@@ -40,7 +40,14 @@ from quintet.server.db import CLOSED, Store
 from quintet.server.live import FieldError, Hub, LiveTable
 from quintet.server.messages import CreateTable, describe
 from quintet.server.protocol import MAX_MESSAGE, PROTOCOL_VERSION, error
-from quintet.server.security import CSP, Guard, count_down, origin_allowed, person_of_scope
+from quintet.server.security import (
+    CSP,
+    WS_SEND,
+    Guard,
+    count_down,
+    origin_allowed,
+    person_of_scope,
+)
 from quintet.server.settings import Settings
 from quintet.server.social import RULEBOOK_SIGNALS
 from quintet.server.workers import PoolBusy, SearchTimeout
@@ -490,7 +497,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def close(code: int, reason: str) -> None:
             await ws.close(code, reason)
 
-        conn = Conn(ws.send_text, close, settings, person_of_scope(ws.scope))
+        conn = Conn(text_sender(ws), close, settings, person_of_scope(ws.scope))
         conn.client = client
         me = asyncio.current_task()
         conn.on_drop = lambda: hub.disconnect(conn)
@@ -548,6 +555,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 pass
 
     return app
+
+
+def text_sender(ws: WebSocket) -> Callable[[str], Coroutine[Any, Any, None]]:
+    """Return what sends a text message on an accepted websocket.
+
+    It is the server's ASGI ``send`` itself, kept in the scope by the :class:`Guard`
+    (:data:`~quintet.server.security.WS_SEND`): Starlette's ``send_text`` adds a
+    wrapper and its state checks to each of the four or five messages of an action,
+    checks a :class:`~quintet.server.conn.Conn` does not need (it sends nothing once it
+    closed; a send on a closed websocket raises all the same). Without a Guard (an app
+    of its own), ``send_text``.
+    """
+    send = ws.scope.get(WS_SEND)
+    if send is None:
+        return ws.send_text
+
+    def send_text(text: str) -> Coroutine[Any, Any, None]:
+        return cast(Coroutine[Any, Any, None], send({"type": "websocket.send", "text": text}))
+
+    return send_text
 
 
 _SECRET_NAMES = frozenset({"key", "invite", "token"})

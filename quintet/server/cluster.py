@@ -69,7 +69,7 @@ from sqlalchemy.engine import Connection
 from quintet.errors import InvalidOptionError, QuintetError
 from quintet.server import db, metrics
 from quintet.server.conn import Conn
-from quintet.server.db import CLOSED, Job, Store, TableRow, actions_t, tables_t
+from quintet.server.db import CLOSED, ActionRow, Job, Store, TableRow, actions_t, tables_t
 from quintet.server.handlers import drop_hint
 from quintet.server.live import Hub
 from quintet.server.livetable import LiveTable
@@ -149,7 +149,7 @@ class FencedLock(asyncio.Lock):
 
     Every change of a table is made under its lock (:mod:`quintet.server.livetable`),
     so the store's writes made meanwhile are the owner's writes of that table:
-    :meth:`FencedStore.write` checks the lock's token in their transaction.
+    :class:`FencedStore` checks the lock's token in their transaction.
     """
 
     def __init__(self, fence: Fence) -> None:
@@ -231,25 +231,26 @@ class FencedStore(Store):
         self.on_lost: Callable[[str], None] | None = None
         self._batch = _Batch()
 
-    async def write(self, job: Job) -> Any:
-        """Run ``job`` in a committed transaction, fenced by the lock held (if any).
+    async def _submit(self, job: Job | None, row: ActionRow | None) -> Any:
+        """Queue a write fenced by the lock held (if any): its check runs in the
+        transaction before its job, and before the action rows of the batch.
 
         Raises:
             LostLease: the table is another process's now (nothing was written).
         """
         fence = CURRENT.get()
         if fence is None:
-            return await super().write(job)
+            return await super()._submit(job, row)
         if fence.lost:
             raise LostLease(fence.table_id)
 
         def fenced(conn: Connection) -> Any:
             self._check(conn, fence)
-            return job(conn)
+            return None if job is None else job(conn)
 
         fenced.fence = fence  # type: ignore[attr-defined]
         try:
-            return await super().write(fenced)
+            return await super()._submit(fenced, row)
         except LostLease:
             fence.lost = True
             if self.on_lost is not None:
@@ -258,7 +259,7 @@ class FencedStore(Store):
 
     async def write_unfenced(self, job: Job) -> Any:
         """Run ``job`` in a committed transaction, whatever lock is held (new tables)."""
-        return await super().write(job)
+        return await super()._submit(job, None)
 
     def _check(self, conn: Connection, fence: Fence) -> None:
         """Check a job's fence: the tokens of its batch are read once a transaction (the
@@ -272,7 +273,7 @@ class FencedStore(Store):
             raise LostLease(fence.table_id)
 
     def _execute(self, batch: Any, conn: Connection) -> list[tuple[bool, Any]]:
-        self._batch.fences = [f for job, _, _ in batch if (f := getattr(job, "fence", None))]
+        self._batch.fences = [f for job, _, _, _ in batch if (f := getattr(job, "fence", None))]
         self._batch.checked = None
         try:
             return super()._execute(batch, conn)

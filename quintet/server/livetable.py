@@ -690,16 +690,13 @@ class LiveTable:
         # The players' results (and a rated table's ratings), stored with the last action.
         write_results = results.finish_job(self, preview, finished) if over else None
 
-        def job(conn: Any) -> None:
-            db.insert_action(conn, table_id, seq, hand, seat, a)
-            if over:
-                db.update_table(
-                    conn, table_id, status="finished", result=result, finished_at=finished
-                )
+        def finish(conn: Any) -> None:
+            db.update_table(conn, table_id, status="finished", result=result, finished_at=finished)
             if write_results is not None:
                 write_results(conn)
 
-        await self.hub.store.write(job)
+        row = db.action_row(table_id, seq, hand, seat, a)
+        await self.hub.store.write_action(row, finish if over else None)
         self.table.commit(preview)
         self.seq += 1
         self._log_step(state, seat, a)

@@ -108,6 +108,12 @@ def cookie_of(headers: Iterable[tuple[bytes, bytes]], cookie: str = COOKIE) -> s
     return None
 
 
+#: The key of a websocket's scope where :class:`Guard` keeps the ``send`` it was given:
+#: the server's own (no middleware wraps a websocket's), for messages sent without
+#: Starlette's wrapper and its state checks (:func:`quintet.server.app.text_sender`).
+WS_SEND = "quintet.ws_send"
+
+
 def person_of_scope(scope: Scope) -> str | None:
     """Return the person id of a request or websocket (None without a cookie)."""
     state = scope.get("state") or {}
@@ -211,6 +217,7 @@ class Guard:
                 stale = session is None
         if kind == "websocket":
             _identify(state, None if cookie is None else person_id(cookie), session)
+            scope[WS_SEND] = send
             await self.app(scope, receive, send)
             return
         fresh = cookie is None
