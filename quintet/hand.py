@@ -20,7 +20,8 @@ from quintet.errors import IllegalActionError, InvalidActionError
 from quintet.game import IllegalReason
 from quintet.sampling import deal_constrained
 
-#: ``(seat, action)`` of every history entry ``seat << 8 | action`` (shared tuples).
+#: ``(seat, action)`` pairs at ``seat << 8 | action``: the history's entries are these
+#: shared tuples (one object per pair, however many states hold it).
 _PAIRS: tuple[tuple[int, Action], ...] = tuple((h >> 8, h & 0xFF) for h in range(8 << 8))
 #: The hidden seats by (number of seats, visible seats).
 _HIDDEN: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
@@ -30,9 +31,9 @@ class HandState:
     """Base of :class:`~quintet.quinto.QuintoState` and :class:`~quintet.quintus.QuintusState`.
 
     Subclasses define ``__slots__`` holding at least ``ctx`` (with a ``snapshot`` and a
-    ``fork()`` method), ``hands``, ``turn``, ``_hist`` (actions encoded
-    ``seat << 8 | action``), ``_htup`` (a beginning of the history as pairs, ``()`` in a
-    new state: see :meth:`history_pairs`) and ``_scan`` (None in a new state: see
+    ``fork()`` method), ``hands``, ``turn``, ``_hist`` (the actions as ``(seat, action)``,
+    the shared tuples of ``_PAIRS``), ``_htup`` (the history as a tuple when last asked
+    for, ``()`` in a new state: see :meth:`history_pairs`) and ``_scan`` (None in a new state: see
     :meth:`_scanned`), name in ``LIST_SLOTS`` the slots holding lists (a copy gets
     its own), and say which action types their game has (``ACTION_KINDS``, by their
     record names) and what the game is called in messages (``TITLE``). :meth:`clone` is
@@ -46,7 +47,7 @@ class HandState:
     ctx: Any
     hands: list[CardMask]
     turn: int
-    _hist: list[int]
+    _hist: list[tuple[int, Action]]
     _htup: tuple[tuple[int, Action], ...]
     _scan: tuple[Any, ...] | None
     #: The slots holding lists: a copy gets its own.
@@ -155,15 +156,13 @@ class HandState:
     def history_pairs(self) -> tuple[tuple[int, Action], ...]:
         """Return every action so far as a tuple of ``(seat, action)`` (kept: cheap again).
 
-        The tuple is extended from the one this state (or the state it was copied from)
-        built before: a history only grows, so what was built is always its beginning.
+        The history is kept as those pairs: the tuple is one copy of it, kept until the
+        history grows.
         """
         done = self._htup
         hist = self._hist
-        n = len(done)
-        if n != len(hist):
-            new = tuple(map(_PAIRS.__getitem__, hist[n:] if n else hist))
-            done = done + new if n else new
+        if len(done) != len(hist):
+            done = tuple(hist)
             self._htup = done  # type: ignore[misc]  # a slot of every subclass
         return done
 

@@ -90,7 +90,7 @@ def step(s: Any, rng: random.Random) -> None:
 
 
 def ref_history(s: Any) -> tuple[tuple[int, int], ...]:
-    return tuple((h >> 8, h & 0xFF) for h in s._hist)
+    return tuple((seat, a) for seat, a in s._hist)
 
 
 def ref_quinto_constraints(s: QuintoState) -> list[int]:

@@ -229,7 +229,7 @@ class QuintoState(HandState):
     _winner: int
     _cachette_side: int
     _counted: bool
-    _hist: list[int]
+    _hist: list[tuple[int, Action]]
 
     # ----------------------------------------------------------------- creation
 
@@ -514,7 +514,7 @@ class QuintoState(HandState):
         if self.phase == PLAY:
             s = self.turn
             self.hands[s] ^= 1 << action
-            self._hist.append(s << 8 | action)
+            self._hist.append(_SEAT_PAIRS[s][action])
             t = self.trick
             t.append(action)
             self._tmask |= 1 << action
@@ -529,7 +529,7 @@ class QuintoState(HandState):
 
     def _doubling(self, action: Action) -> None:
         s = self.turn
-        self._hist.append(s << 8 | action)
+        self._hist.append(_SEAT_PAIRS[s][action])
         if action == DOUBLE:
             self.multiplier = 2
             self._doubler = s & 1
@@ -778,11 +778,9 @@ class QuintoState(HandState):
             entries = hist
         j11 = self.ctx.j11
         suit_of = SUIT_OF
-        for h in entries:
-            a = h & 0xFF
+        for seat, a in entries:
             if a > JOKER:  # not a play (the doubling round)
                 continue
-            seat = h >> 8
             played[seat] |= 1 << a
             if not k:
                 led = suit_of[a]

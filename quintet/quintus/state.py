@@ -96,10 +96,10 @@ _PACK: Final = mask_cards(QUINTUS_PACK)
 _new: Final = object.__new__
 #: ``(seat, action)`` pairs by seat, then action (the history's shared tuples).
 _SEAT_PAIRS: Final = tuple(_PAIRS[s << 8 : (s + 1) << 8] for s in range(SEATS))
-#: ``(seat, signal name)`` by history entry ``seat << 8 | signal``.
-_SIGNAL_PAIRS: Final = {
-    s << 8 | a: (s, SIGNAL_NAMES[a - SIGNAL_UP]) for s in range(SEATS) for a in _SIGNALS
-}
+#: ``(seat, signal name)`` by seat, then signal action.
+_SIGNAL_PAIRS: Final = tuple(
+    {a: (s, SIGNAL_NAMES[a - SIGNAL_UP]) for a in _SIGNALS} for s in range(SEATS)
+)
 #: The seats in play order from each leader.
 _FROM: Final = tuple(tuple((leader + i) % 5 for i in range(SEATS)) for leader in range(SEATS))
 #: The seats in a ``_passed`` bit set, by the set.
@@ -506,7 +506,7 @@ class QuintusState(HandState):
             if action < 52:
                 s = self.turn
                 self.hands[s] ^= BIT[action]
-                self._hist.append(s << 8 | action)
+                self._hist.append(_SEAT_PAIRS[s][action])
                 t = self.trick
                 t.append(action)
                 self._tplayed |= 1 << s
@@ -518,11 +518,11 @@ class QuintusState(HandState):
                     self._end_trick()
                 return
             s = self.turn if seat is None else seat
-            self._hist.append(s << 8 | action)
+            self._hist.append(_SEAT_PAIRS[s][action])
             self._signaled |= 1 << s
             return
         s = self.turn
-        self._hist.append(s << 8 | action)
+        self._hist.append(_SEAT_PAIRS[s][action])
         phase = self.phase
         if phase == MELD:
             if action != DECLINE:
@@ -733,14 +733,13 @@ class QuintusState(HandState):
         out = []
         plays = len(self.trick)
         for i in range(len(hist) - 1, -1, -1):
-            h = hist[i]
-            a = h & 0xFF
+            seat, a = hist[i]
             if a <= JOKER:
                 if not plays:
                     break
                 plays -= 1
             elif SIGNAL_UP <= a <= SIGNAL_ASK:
-                out.append(_SIGNAL_PAIRS[h])
+                out.append(_SIGNAL_PAIRS[seat][a])
         out.reverse()
         return tuple(out)
 
@@ -852,13 +851,11 @@ class QuintusState(HandState):
             first = snap.tricks_played == 0 and k == 0
             signals = ()
             entries = hist
-        for h in entries:
-            a = h & 0xFF
+        for seat, a in entries:
             if a > JOKER:  # not a play
                 if SIGNAL_UP <= a <= SIGNAL_ASK:
-                    signals = (*signals, _SIGNAL_PAIRS[h])
+                    signals = (*signals, _SIGNAL_PAIRS[seat][a])
                 continue
-            seat = h >> 8
             played[seat] |= BIT[a]
             if k == 0:
                 led = SUIT_OF[a]
