@@ -111,6 +111,46 @@ def mask_cards(mask: CardMask) -> tuple[Card, ...]:
     return out
 
 
+# The same per suit chunk as one-bit masks, filled in as chunks are asked for (a full
+# table would add a fifth to this module's import time; the deal sampler asks for few).
+_CHUNK_BITS: Final[tuple[list[tuple[CardMask, ...] | None], ...]] = tuple(
+    [None] * (1 << 13) for _ in SUITS
+)
+
+
+def _chunk_bits(suit: Suit, chunk: int) -> tuple[CardMask, ...]:
+    bits = tuple(map(BIT.__getitem__, _CHUNK[suit][chunk]))
+    _CHUNK_BITS[suit][chunk] = bits
+    return bits
+
+
+def mask_bits(mask: CardMask) -> tuple[CardMask, ...]:
+    """Return the one-bit masks of the cards of ``mask``, in ascending card order.
+
+    ``tuple(1 << c for c in mask_cards(mask))``, from tables.
+
+    >>> mask_bits(mask_of([0, 14, 52]))
+    (1, 16384, 4503599627370496)
+    """
+    b0, b1, b2, b3 = _CHUNK_BITS
+    out: tuple[CardMask, ...] = ()
+    c = mask & 0x1FFF
+    if c:
+        out = b0[c] or _chunk_bits(0, c)
+    c = mask >> 13 & 0x1FFF
+    if c:
+        out += b1[c] or _chunk_bits(1, c)
+    c = mask >> 26 & 0x1FFF
+    if c:
+        out += b2[c] or _chunk_bits(2, c)
+    c = mask >> 39 & 0x1FFF
+    if c:
+        out += b3[c] or _chunk_bits(3, c)
+    if mask & JOKER_BIT:
+        return (*out, JOKER_BIT)
+    return out
+
+
 def suit_cards(mask: CardMask, suit: Suit) -> tuple[Card, ...]:
     """Return the cards of ``suit`` in ``mask``, ascending."""
     return _CHUNK[suit][mask >> (13 * suit) & 0x1FFF]

@@ -38,7 +38,7 @@ import random
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
-from quintet.cards import BIT, CardMask, mask_cards
+from quintet.cards import CardMask, mask_bits
 from quintet.errors import QuintetError
 
 #: ``_BINOM[n][k]``: n choose k, for the sizes a hand or a pool can have.
@@ -322,8 +322,10 @@ class _Prepared:
 
     __slots__ = ("classes", "free", "free_bits", "plan", "sizes")
 
-    def __init__(self, pool: CardMask, slots: tuple[tuple[int, CardMask], ...]) -> None:
-        self.sizes = [size for size, _ in slots]
+    def __init__(
+        self, pool: CardMask, slots: tuple[tuple[int, CardMask], ...], sizes: list[int]
+    ) -> None:
+        self.sizes = sizes
         self.free = pool
         self.plan: _Plan | _Plan1 | _Plan2 | None = None
         self.classes: list[tuple[tuple[CardMask, ...], tuple[tuple[int, ...], ...]]] = []
@@ -332,20 +334,19 @@ class _Prepared:
         split: list[tuple[int, CardMask]] | None = None
         for j, (_, forbidden) in enumerate(slots):
             f = forbidden & pool
-            if not f:
-                continue
-            nxt = []
-            for allowed, cards in split or ((full, pool),):
-                inside = cards & f
-                if inside:
-                    if cards ^ inside:
-                        nxt.append((allowed, cards ^ inside))
-                    nxt.append((allowed & ~(1 << j), inside))
-                else:
-                    nxt.append((allowed, cards))
-            split = nxt
+            if f:
+                nxt = []
+                for allowed, cards in split or ((full, pool),):
+                    inside = cards & f
+                    if inside:
+                        if cards ^ inside:
+                            nxt.append((allowed, cards ^ inside))
+                        nxt.append((allowed & ~(1 << j), inside))
+                    else:
+                        nxt.append((allowed, cards))
+                split = nxt
         if split is None:
-            self.free_bits = tuple(map(BIT.__getitem__, mask_cards(pool)))
+            self.free_bits = mask_bits(pool)
             return
         free = 0
         cons: list[tuple[int, tuple[int, ...], CardMask]] = []
@@ -357,10 +358,11 @@ class _Prepared:
             else:
                 cons.append((cards.bit_count(), _SLOTS_OF[allowed], cards))
         self.free = free
-        self.free_bits = tuple(map(BIT.__getitem__, mask_cards(free)))
-        cons.sort()  # the fewest cards first: the largest class is the one counted in closed form
+        self.free_bits = mask_bits(free)
+        if len(cons) > 1:
+            cons.sort()  # the fewest cards first: the largest class is counted in closed form
         eligs = tuple([elig for _, elig, _ in cons])
-        key = (tuple(self.sizes), eligs, tuple([n for n, _, _ in cons]))
+        key = (tuple(sizes), eligs, tuple([n for n, _, _ in cons]))
         plan = _plans.get(key)
         if plan is None:
             if len(cons) == 1:
@@ -376,10 +378,7 @@ class _Prepared:
             raise _impossible()
         self.plan = plan
         where = plan.target_slots
-        self.classes = [
-            (tuple(map(BIT.__getitem__, mask_cards(cards))), where[k])
-            for k, (_, _, cards) in enumerate(cons)
-        ]
+        self.classes = [(mask_bits(cons[k][2]), where[k]) for k in range(len(cons))]
 
 
 #: The slots in a bit set of slots, by the set.
@@ -418,11 +417,10 @@ def deal_constrained(
     prep = _prepared.get(key)
     if prep is None:
         n = pool.bit_count()
-        if sum(size for size, _ in slots) != n:
-            raise ImpossibleDealError(
-                f"{n} unseen cards cannot fill slots of sizes {[s for s, _ in slots]}"
-            )
-        prep = _Prepared(pool, key[1])
+        sizes = [size for size, _ in slots]
+        if sum(sizes) != n:
+            raise ImpossibleDealError(f"{n} unseen cards cannot fill slots of sizes {sizes}")
+        prep = _Prepared(pool, key[1], sizes)
         if len(_prepared) >= _MAX_PREPARED:
             _prepared.clear()
         _prepared[key] = prep

@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Final
+from typing import Final
 
 from quintet.actions import (
     DOUBLE,
@@ -182,14 +182,15 @@ class QuintoState(HandState):
     """
 
     __slots__ = (
+        "_base",
         "_cachette_side",
         "_counted",
         "_doubler",
+        "_forb",
         "_hist",
         "_htup",
         "_i",
         "_led",
-        "_scan",
         "_tmask",
         "_winner",
         "cachette",
@@ -291,7 +292,8 @@ class QuintoState(HandState):
         s._counted = False
         s._hist = []
         s._htup = ()
-        s._scan = None
+        s._forb = (0, 0, 0, 0)
+        s._base = None
         s._keep_snapshot()
         return s
 
@@ -387,7 +389,8 @@ class QuintoState(HandState):
         s._counted = False
         s._hist = []
         s._htup = ()
-        s._scan = None
+        s._forb = (0, 0, 0, 0)
+        s._base = None
         s._keep_snapshot()
         return s
 
@@ -516,14 +519,30 @@ class QuintoState(HandState):
             self.hands[s] ^= 1 << action
             self._hist.append(_SEAT_PAIRS[s][action])
             t = self.trick
-            t.append(action)
-            self._tmask |= 1 << action
-            if len(t) == 1:
-                self._led = SUIT_OF[action]
-            if len(t) < 4:
-                self.turn = (s + 1) & 3
+            if t:
+                led = self._led
+                if SUIT_OF[action] != led and action != JOKER and led >= 0:
+                    self._forbid(s, SUIT_MASK[led])  # a void shown
+                if (
+                    self.tricks_played == 10
+                    and self.ctx.j11
+                    and action != JOKER
+                    and action > (self._tmask & _NO_JOKER).bit_length() - 1
+                ):
+                    # Heading the 11th trick, the joker would have had to go (rule
+                    # joker_eleventh_trick): the seat does not hold it.
+                    self._forbid(s, JOKER_BIT)
+                t.append(action)
+                self._tmask |= 1 << action
+                if len(t) < 4:
+                    self.turn = (s + 1) & 3
+                else:
+                    self._end_trick()
             else:
-                self._end_trick()
+                t.append(action)
+                self._tmask |= 1 << action
+                self._led = SUIT_OF[action]
+                self.turn = (s + 1) & 3
         else:
             self._doubling(action)
 
@@ -749,57 +768,6 @@ class QuintoState(HandState):
     def trick_pairs(self) -> tuple[tuple[int, Card], ...]:
         """Return the trick in progress as ``(seat, card)`` in play order."""
         return tuple(zip(_FROM[self.leader], self.trick, strict=False))
-
-    def _scanned(self) -> tuple[Any, ...]:
-        """Return the history read to its end (see HandState._scanned), kept in ``_scan``.
-
-        Quinto's reading state is the number of cards in the trick so far, the suit led,
-        the highest card other than the joker in the trick, and the tricks played.
-        """
-        hist = self._hist
-        n = len(hist)
-        scan = self._scan
-        if scan is not None:
-            if scan[0] == n:
-                return scan
-            i, forbidden_t, played_t, k, led, best, tricks_played = scan
-            forbidden = list(forbidden_t)
-            played = list(played_t)
-            entries = hist[i:]
-        else:
-            snap = self.ctx.snapshot
-            assert snap is not None
-            forbidden = [0, 0, 0, 0]
-            played = [0, 0, 0, 0]
-            k = len(snap.trick)
-            led = snap._led
-            best = max((c for c in snap.trick if c != JOKER), default=-1)
-            tricks_played = snap.tricks_played
-            entries = hist
-        j11 = self.ctx.j11
-        suit_of = SUIT_OF
-        for seat, a in entries:
-            if a > JOKER:  # not a play (the doubling round)
-                continue
-            played[seat] |= 1 << a
-            if not k:
-                led = suit_of[a]
-                best = a if a != JOKER else -1
-            elif a != JOKER:
-                if led >= 0 and suit_of[a] != led:
-                    forbidden[seat] |= SUIT_MASK[led]
-                if a > best:
-                    if tricks_played == 10 and j11:
-                        # The joker would have had to go (rule joker_eleventh_trick).
-                        forbidden[seat] |= JOKER_BIT
-                    best = a
-            k += 1
-            if k == 4:
-                k = 0
-                tricks_played += 1
-        scan = (n, tuple(forbidden), tuple(played), k, led, best, tricks_played)
-        self._scan = scan
-        return scan
 
     def _hidden_extra(self) -> CardMask | None:
         return self.cachette if self._cachette_side < 0 else None

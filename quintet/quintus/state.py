@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Final
+from typing import Final
 
 from quintet.actions import (
     BID_BASE,
@@ -174,7 +174,9 @@ class QuintusState(HandState):
     """
 
     __slots__ = (
+        "_base",
         "_bidder",
+        "_forb",
         "_high",
         "_hist",
         "_htup",
@@ -183,8 +185,8 @@ class QuintusState(HandState):
         "_passed",
         "_pending",
         "_pts",
-        "_scan",
         "_signaled",
+        "_sigs",
         "_tplayed",
         "_void",
         "ctx",
@@ -224,6 +226,8 @@ class QuintusState(HandState):
     _led: int
     _tplayed: int
     _signaled: int
+    #: The signals given since the current trick began, as ``(seat, signal name)``.
+    _sigs: tuple[tuple[int, str], ...]
     _pending: int
     _pts: tuple[int, int, tuple[int, int, int]] | None
     _nil_failed: bool
@@ -289,7 +293,9 @@ class QuintusState(HandState):
         s._void = False
         s._hist = []
         s._htup = ()
-        s._scan = None
+        s._forb = (0, 0, 0, 0, 0)
+        s._base = None
+        s._sigs = ()
         s._pts = None
         s._keep_snapshot()
         return s
@@ -373,7 +379,9 @@ class QuintusState(HandState):
         s._void = False
         s._hist = []
         s._htup = ()
-        s._scan = None
+        s._forb = (0, 0, 0, 0, 0)
+        s._base = None
+        s._sigs = ()
         s._pts = None
         s._keep_snapshot()
         return s
@@ -508,10 +516,22 @@ class QuintusState(HandState):
                 self.hands[s] ^= BIT[action]
                 self._hist.append(_SEAT_PAIRS[s][action])
                 t = self.trick
+                if t:
+                    led = self._led
+                    if SUIT_OF[action] != led:
+                        self._forbid(s, SUIT_MASK[led])  # a void shown
+                else:
+                    led = self._led = SUIT_OF[action]
+                    if (
+                        self.tricks_played == 0
+                        and s == self.quintus
+                        and self.trump < NT
+                        and led == self.trump
+                    ):
+                        # The quintus led a trump to the first trick: he held only trumps.
+                        self._forbid(s, QUINTUS_PACK & ~SUIT_MASK[led])
                 t.append(action)
                 self._tplayed |= 1 << s
-                if len(t) == 1:
-                    self._led = SUIT_OF[action]
                 if len(t) < 5:
                     self.turn = _NEXT[s]
                 else:
@@ -520,6 +540,7 @@ class QuintusState(HandState):
             s = self.turn if seat is None else seat
             self._hist.append(_SEAT_PAIRS[s][action])
             self._signaled |= 1 << s
+            self._sigs = (*self._sigs, _SIGNAL_PAIRS[s][action])
             return
         s = self.turn
         self._hist.append(_SEAT_PAIRS[s][action])
@@ -573,6 +594,7 @@ class QuintusState(HandState):
         self.trick = []
         self._tplayed = 0
         self._signaled = 0
+        self._sigs = ()
         self.leader = self.turn = w
         combo = combo_in(m)
         if combo:
@@ -722,26 +744,10 @@ class QuintusState(HandState):
 
     def trick_signals(self) -> tuple[tuple[int, str], ...]:
         """Return the signals given since the current trick began, as ``(seat, name)``."""
-        if not self._signaled:  # nobody has signalled since the trick began
-            return ()
-        hist = self._hist
-        scan = self._scan
-        if scan is not None and scan[0] == len(hist):
-            signals: tuple[tuple[int, str], ...] = scan[6]
-            return signals
-        # Read back to the card that completed the last trick (or the history's start).
-        out = []
-        plays = len(self.trick)
-        for i in range(len(hist) - 1, -1, -1):
-            seat, a = hist[i]
-            if a <= JOKER:
-                if not plays:
-                    break
-                plays -= 1
-            elif SIGNAL_UP <= a <= SIGNAL_ASK:
-                out.append(_SIGNAL_PAIRS[seat][a])
-        out.reverse()
-        return tuple(out)
+        return self._sigs
+
+    def _new_position(self) -> None:
+        self._sigs = ()
 
     def observation(self, seat: int) -> QuintusObservation:
         """Return what ``seat`` may see now."""
@@ -824,54 +830,6 @@ class QuintusState(HandState):
         d["taken"] = tuple(self.taken)
         d["void"] = self._void
         return o
-
-    def _scanned(self) -> tuple[Any, ...]:
-        """Return the history read to its end (see HandState._scanned), kept in ``_scan``.
-
-        Quintus's reading state is the cards in the trick so far, the suit led, whether the
-        first trick is yet to be led and the signals given since the trick began.
-        """
-        hist = self._hist
-        n = len(hist)
-        scan = self._scan
-        if scan is not None:
-            if scan[0] == n:
-                return scan
-            i, forbidden_t, played_t, k, led, first, signals = scan
-            forbidden = list(forbidden_t)
-            played = list(played_t)
-            entries = hist[i:]
-        else:
-            snap = self.ctx.snapshot
-            assert snap is not None
-            forbidden = [0, 0, 0, 0, 0]
-            played = [0, 0, 0, 0, 0]
-            k = len(snap.trick)
-            led = snap._led
-            first = snap.tricks_played == 0 and k == 0
-            signals = ()
-            entries = hist
-        for seat, a in entries:
-            if a > JOKER:  # not a play
-                if SIGNAL_UP <= a <= SIGNAL_ASK:
-                    signals = (*signals, _SIGNAL_PAIRS[seat][a])
-                continue
-            played[seat] |= BIT[a]
-            if k == 0:
-                led = SUIT_OF[a]
-                if first and seat == self.quintus and self.trump < NT and led == self.trump:
-                    # The quintus led a trump to the first trick: he held only trumps.
-                    forbidden[seat] |= QUINTUS_PACK & ~SUIT_MASK[self.trump]
-                first = False
-            elif SUIT_OF[a] != led:
-                forbidden[seat] |= SUIT_MASK[led]
-            k += 1
-            if k == 5:
-                k = 0
-                signals = ()
-        scan = (n, tuple(forbidden), tuple(played), k, led, first, signals)
-        self._scan = scan
-        return scan
 
     def initial_cachette(self) -> None:
         """Return None: Quintus deals no cachette (Quinto's states return theirs)."""
