@@ -77,21 +77,31 @@ def card(rank: Rank, suit: Suit) -> Card:
     return suit * 13 + rank
 
 
-# Per-suit tables: the cards of a 13-bit suit chunk, as a tuple of card ints.
-# Listing a mask's cards is then four lookups, not a loop over bits (hot in search).
-def _chunk_tables() -> tuple[tuple[tuple[Card, ...], ...], ...]:
-    tables = []
+# Per-suit tables: the cards of a 13-bit suit chunk, as a tuple of card ints, and the
+# same cards as one-bit masks. Listing a mask's cards is then four lookups, not a loop
+# over bits (hot in search). A chunk's row is its lowest card before the row of the rest.
+def _chunk_tables() -> tuple[
+    tuple[tuple[tuple[Card, ...], ...], ...], tuple[tuple[tuple[CardMask, ...], ...], ...]
+]:
+    cards_tables = []
+    bits_tables = []
     for s in SUITS:
         base = 13 * s
-        rows = []
-        for chunk in range(1 << 13):
-            rows.append(tuple(base + r for r in range(13) if chunk >> r & 1))
-        tables.append(tuple(rows))
-    return tuple(tables)
+        cards: list[tuple[Card, ...]] = [()] * (1 << 13)
+        bits: list[tuple[CardMask, ...]] = [()] * (1 << 13)
+        for chunk in range(1, 1 << 13):
+            low = chunk & -chunk
+            c = base + low.bit_length() - 1
+            cards[chunk] = (c, *cards[chunk ^ low])
+            bits[chunk] = (BIT[c], *bits[chunk ^ low])
+        cards_tables.append(tuple(cards))
+        bits_tables.append(tuple(bits))
+    return tuple(cards_tables), tuple(bits_tables)
 
 
-_CHUNK: Final = _chunk_tables()
+_CHUNK, _CHUNK_BITS = _chunk_tables()
 _S0, _S1, _S2, _S3 = _CHUNK
+_B0, _B1, _B2, _B3 = _CHUNK_BITS
 
 
 def mask_cards(mask: CardMask) -> tuple[Card, ...]:
@@ -111,19 +121,6 @@ def mask_cards(mask: CardMask) -> tuple[Card, ...]:
     return out
 
 
-# The same per suit chunk as one-bit masks, filled in as chunks are asked for (a full
-# table would add a fifth to this module's import time; the deal sampler asks for few).
-_CHUNK_BITS: Final[tuple[list[tuple[CardMask, ...] | None], ...]] = tuple(
-    [None] * (1 << 13) for _ in SUITS
-)
-
-
-def _chunk_bits(suit: Suit, chunk: int) -> tuple[CardMask, ...]:
-    bits = tuple(map(BIT.__getitem__, _CHUNK[suit][chunk]))
-    _CHUNK_BITS[suit][chunk] = bits
-    return bits
-
-
 def mask_bits(mask: CardMask) -> tuple[CardMask, ...]:
     """Return the one-bit masks of the cards of ``mask``, in ascending card order.
 
@@ -132,20 +129,12 @@ def mask_bits(mask: CardMask) -> tuple[CardMask, ...]:
     >>> mask_bits(mask_of([0, 14, 52]))
     (1, 16384, 4503599627370496)
     """
-    b0, b1, b2, b3 = _CHUNK_BITS
-    out: tuple[CardMask, ...] = ()
-    c = mask & 0x1FFF
-    if c:
-        out = b0[c] or _chunk_bits(0, c)
-    c = mask >> 13 & 0x1FFF
-    if c:
-        out += b1[c] or _chunk_bits(1, c)
-    c = mask >> 26 & 0x1FFF
-    if c:
-        out += b2[c] or _chunk_bits(2, c)
-    c = mask >> 39 & 0x1FFF
-    if c:
-        out += b3[c] or _chunk_bits(3, c)
+    out = (
+        _B0[mask & 0x1FFF]
+        + _B1[mask >> 13 & 0x1FFF]
+        + _B2[mask >> 26 & 0x1FFF]
+        + _B3[mask >> 39 & 0x1FFF]
+    )
     if mask & JOKER_BIT:
         return (*out, JOKER_BIT)
     return out

@@ -84,31 +84,40 @@ def _structure(
     if done is not None:
         return done
     n = len(eligs)
+    # A slot's pattern at level k: bit n-1-i set when class i (i >= k) may use it. Class
+    # k's bit is the highest, so descending patterns put the groups class k may use first.
+    pattern = [0] * m
+    for i, elig in enumerate(eligs):
+        bit = 1 << (n - 1 - i)
+        for j in elig:
+            pattern[j] |= bit
     groups = []
+    targets = []
+    places = []  # per level: each group's index, by its pattern
     for k in range(n):
-        by: dict[tuple[bool, ...], list[int]] = {}
+        level = (1 << (n - k)) - 1
+        by: dict[int, list[int]] = {}
         for j in range(m):
-            pattern = tuple(j in elig for elig in eligs[k:])
-            if any(pattern):
-                by.setdefault(pattern, []).append(j)
-        # The groups class k may use first (pattern[0] True sorts after False: reverse).
-        groups.append(tuple(tuple(by[p]) for p in sorted(by, reverse=True)))
-    targets = tuple(
-        tuple(g for g, slots in enumerate(groups[k]) if slots[0] in eligs[k]) for k in range(n)
-    )
+            p = pattern[j] & level
+            if p:
+                if p in by:
+                    by[p].append(j)
+                else:
+                    by[p] = [j]
+        order = sorted(by, reverse=True)
+        groups.append(tuple([tuple(by[p]) for p in order]))
+        top = (level + 1) >> 1
+        targets.append(tuple(range(sum(1 for p in order if p & top))))
+        places.append({p: g for g, p in enumerate(order)})
     links = []
     for k in range(n - 1):
-        nxt = groups[k + 1]
+        below = (1 << (n - k - 1)) - 1
+        width = len(targets[k])
+        nxt = places[k + 1]
         links.append(
-            tuple(
-                (
-                    targets[k].index(g) if g in targets[k] else -1,
-                    next((i for i, h in enumerate(nxt) if slots[0] in h), -1),
-                )
-                for g, slots in enumerate(groups[k])
-            )
+            tuple([(g if g < width else -1, nxt.get(p & below, -1)) for p, g in places[k].items()])
         )
-    done = (tuple(groups), targets, tuple(links))
+    done = (tuple(groups), tuple(targets), tuple(links))
     if len(_structures) >= _MAX_PLANS:
         _structures.clear()
     _structures[key] = done
@@ -192,20 +201,24 @@ class _Plan:
                 counts.append(y)
                 nexts.append((room,))
         else:
-            width = len(self.groups[k + 1])
+            # What each group keeps falls in its group at the next level, less what this
+            # class puts in the target groups.
+            base = [0] * len(self.groups[k + 1])
+            for r, (_, g) in zip(state, links, strict=True):
+                if g >= 0:
+                    base[g] += r
+            below = [links[g][1] for g in targets]
+            weight = self._weight
             for y in _splits(self.sizes[k], caps):
-                nxt = [0] * width
+                nxt = base[:]
                 w = 1
-                for r, (t, g) in zip(state, links, strict=True):
-                    if t >= 0:
-                        v = y[t]
-                        if v:
-                            w *= binom[r][v]
-                            r -= v
-                    if g >= 0:
-                        nxt[g] += r
+                for a, v, g in zip(caps, y, below, strict=True):
+                    if v:
+                        w *= binom[a][v]
+                        if g >= 0:
+                            nxt[g] -= v
                 nt = tuple(nxt)
-                w *= self._weight(k + 1, nt)
+                w *= weight(k + 1, nt)
                 if not w:
                     continue
                 total += w
@@ -300,17 +313,30 @@ class _Plan2:
 
 
 def _splits(n: int, caps: list[int]) -> list[tuple[int, ...]]:
-    """Return every way to put ``n`` cards into places with room ``caps``."""
+    """Return every way to put ``n`` cards into places with room ``caps`` (kept: plans for
+    different deals ask for the same splits)."""
+    key = (n, *caps)
+    done = _split_store.get(key)
+    if done is not None:
+        return done
     if len(caps) == 1:
-        return [(n,)] if n <= caps[0] else []
-    if len(caps) == 2:
+        done = [(n,)] if n <= caps[0] else []
+    elif len(caps) == 2:
         a, b = caps
-        return [(v, n - v) for v in range(max(0, n - b), min(n, a) + 1)]
-    out: list[tuple[int, ...]] = []
-    rest = sum(caps[1:])
-    for v in range(max(0, n - rest), min(n, caps[0]) + 1):
-        out.extend((v, *tail) for tail in _splits(n - v, caps[1:]))
-    return out
+        done = [(v, n - v) for v in range(max(0, n - b), min(n, a) + 1)]
+    else:
+        done = []
+        rest = sum(caps[1:])
+        for v in range(max(0, n - rest), min(n, caps[0]) + 1):
+            done.extend((v, *tail) for tail in _splits(n - v, caps[1:]))
+    if len(_split_store) >= _MAX_PLANS:
+        _split_store.clear()
+    _split_store[key] = done
+    return done
+
+
+#: The splits kept, by ``(n, *caps)``.
+_split_store: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
 
 
 class _Prepared:
