@@ -715,8 +715,10 @@ class QuintoState(HandState):
         else:
             current = turn
             if (ctx.lone if turn == ctx.dummy else turn) == v:
-                legal = tuple(map(_SEAT_PAIRS[turn].__getitem__, self.legal_actions()))
-        trick = tuple(zip(_FROM[self.leader], self.trick, strict=False)) if self.trick else ()
+                pairs = _SEAT_PAIRS[turn]
+                legal = tuple([pairs[a] for a in self.legal_actions()])
+        # zip without strict=: its keyword costs more than the rest of this line.
+        trick = tuple(zip(_FROM[self.leader], self.trick)) if self.trick else ()  # noqa: B905
         score = self.score
         score_t = (score[0], score[1])
         won = self.tricks_won
@@ -724,6 +726,9 @@ class QuintoState(HandState):
         side = self._cachette_side
         cachette = self.cachette if side >= 0 else None
         winner = self._winner
+        history = self._htup
+        if len(history) != len(self._hist):
+            history = self._htup = tuple(self._hist)
         o = _new(QuintoObservation)
         d = o.__dict__
         d["game"] = "quinto"
@@ -731,7 +736,7 @@ class QuintoState(HandState):
         d["viewer"] = v
         d["hands"] = hands
         d["hand_sizes"] = sizes
-        d["history"] = self.history_pairs()
+        d["history"] = history
         d["current_player"] = current
         d["legal_actions"] = legal
         d["phase"] = _PHASE_NAMES[phase]

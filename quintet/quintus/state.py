@@ -113,6 +113,11 @@ def seat_name(seat: int) -> str:
 
 #: ``teams_of(q)`` by the quintus's seat.
 _TEAMS: Final = tuple(teams_of(q) for q in range(SEATS))
+#: By the quintus's seat, then a seat: -1 the quintus, else the seat's team (0 or 1).
+_SIDE: Final = tuple(
+    tuple(-1 if s == q else 0 if s in _TEAMS[q][0] else 1 for s in range(SEATS))
+    for q in range(SEATS)
+)
 
 
 class _Context:
@@ -184,7 +189,7 @@ class QuintusState(HandState):
         "_nil_failed",
         "_passed",
         "_pending",
-        "_pts",
+        "_raw",
         "_signaled",
         "_sigs",
         "_tplayed",
@@ -229,7 +234,9 @@ class QuintusState(HandState):
     #: The signals given since the current trick began, as ``(seat, signal name)``.
     _sigs: tuple[tuple[int, str], ...]
     _pending: int
-    _pts: tuple[int, int, tuple[int, int, int]] | None
+    #: The card points and premiums so far (quintus, team 0, team 1), nil aside: kept as
+    #: tricks end and melds are decided.
+    _raw: tuple[int, int, int]
     _nil_failed: bool
     _void: bool
 
@@ -296,7 +303,7 @@ class QuintusState(HandState):
         s._forb = (0, 0, 0, 0, 0)
         s._base = None
         s._sigs = ()
-        s._pts = None
+        s._raw = (0, 0, 0)
         s._keep_snapshot()
         return s
 
@@ -382,7 +389,7 @@ class QuintusState(HandState):
         s._forb = (0, 0, 0, 0, 0)
         s._base = None
         s._sigs = ()
-        s._pts = None
+        s._raw = s._count_points()
         s._keep_snapshot()
         return s
 
@@ -547,7 +554,9 @@ class QuintusState(HandState):
         phase = self.phase
         if phase == MELD:
             if action != DECLINE:
-                self.premiums[s] += _COMBO_POINTS[self._pending]
+                pts = _COMBO_POINTS[self._pending]
+                self.premiums[s] += pts
+                self._score(s, pts, pts)
             self._pending = 0
             self.phase = OVER if self.tricks_played == TRICKS else PLAY
         elif phase == AUCTION:
@@ -588,6 +597,16 @@ class QuintusState(HandState):
         best = (trumps or m & SUIT_MASK[self._led]).bit_length() - 1
         w = (self.leader + t.index(best)) % 5
         self.taken[w] |= m
+        faces = (m & FACES).bit_count()
+        pips = (m & PIPS).bit_count()
+        qp, ta, tb = self._raw
+        side = _SIDE[self.quintus][w]
+        if side < 0:
+            self._raw = (qp + 10 * faces - pips, ta, tb)
+        elif side:
+            self._raw = (qp, ta, tb + 5 * faces - pips)
+        else:
+            self._raw = (qp, ta + 5 * faces - pips, tb)
         self.tricks_played += 1
         if self.nil > 0 and w == self.quintus and m & NIL_BREAKERS:
             self._nil_failed = True
@@ -610,21 +629,28 @@ class QuintusState(HandState):
 
         Nil bonuses count once the hand is over (a made nil) or as soon as it fails.
         """
-        # Kept by (tricks played, phase): the points change only when a trick ends, a meld
-        # is decided, the nil is declared or the hand ends, and each moves one of the two.
-        kept = self._pts
-        if kept is not None and kept[0] == self.tricks_played and kept[1] == self.phase:
-            points: tuple[int, int, int] = kept[2]
-            return points
-        points = self._count_points()
-        self._pts = (self.tricks_played, self.phase, points)
-        return points
+        if self.nil > 0:
+            return nil_points(
+                self._raw, self.nil, self._nil_failed, self.phase == OVER, self.ctx.bidding
+            )
+        return self._raw
+
+    def _score(self, seat: int, as_quintus: int, as_team: int) -> None:
+        """Add points won by ``seat``: ``as_quintus`` if it is the quintus, else ``as_team``."""
+        qp, ta, tb = self._raw
+        side = _SIDE[self.quintus][seat]
+        if side < 0:
+            self._raw = (qp + as_quintus, ta, tb)
+        elif side:
+            self._raw = (qp, ta, tb + as_team)
+        else:
+            self._raw = (qp, ta + as_team, tb)
 
     def _count_points(self) -> tuple[int, int, int]:
+        """Return the card points and premiums (quintus, team 0, team 1) from ``taken``."""
         q = self.quintus
         if q < 0:
             return (0, 0, 0)
-        # quintus_card_points and team_card_points, inlined (search asks this every leaf).
         (a1, a2), (b1, b2) = _TEAMS[q]
         taken, prem = self.taken, self.premiums
         m = taken[q]
@@ -633,10 +659,6 @@ class QuintusState(HandState):
         ta = 5 * (m & FACES).bit_count() - (m & PIPS).bit_count() + prem[a1] + prem[a2]
         m = taken[b1] | taken[b2]
         tb = 5 * (m & FACES).bit_count() - (m & PIPS).bit_count() + prem[b1] + prem[b2]
-        if self.nil > 0:
-            return nil_points(
-                (qp, ta, tb), self.nil, self._nil_failed, self.phase == OVER, self.ctx.bidding
-            )
         return qp, ta, tb
 
     def made(self) -> bool | None:
@@ -774,9 +796,11 @@ class QuintusState(HandState):
             legal: tuple[tuple[int, Action], ...] = ()
         else:
             current = self.turn
-            legal = tuple(map(_SEAT_PAIRS[seat].__getitem__, self.legal_actions(seat)))
+            pairs = _SEAT_PAIRS[seat]
+            legal = tuple([pairs[a] for a in self.legal_actions(seat)])
         passed = _PASSED[self._passed]
-        trick = tuple(zip(_FROM[self.leader], self.trick, strict=False)) if self.trick else ()
+        # zip without strict=: its keyword costs more than the rest of this line.
+        trick = tuple(zip(_FROM[self.leader], self.trick)) if self.trick else ()  # noqa: B905
         signals = self.trick_signals()
         points = self.points()
         high = self._high
@@ -784,6 +808,9 @@ class QuintusState(HandState):
         trump = TRUMP_NAMES[self.trump] if self.trump >= 0 else None
         nil = NIL_NAMES[self.nil] if self.nil >= 0 else None
         meld = _COMBO_NAMES[self._pending] or None
+        history = self._htup
+        if len(history) != len(self._hist):
+            history = self._htup = tuple(self._hist)
         o = _new(QuintusObservation)
         d = o.__dict__
         d["game"] = "quintus"
@@ -791,7 +818,7 @@ class QuintusState(HandState):
         d["viewer"] = seat
         d["hands"] = hands
         d["hand_sizes"] = sizes
-        d["history"] = self.history_pairs()
+        d["history"] = history
         d["current_player"] = current
         d["legal_actions"] = legal
         d["phase"] = _PHASE_NAMES[phase]
