@@ -277,7 +277,7 @@ class HandState:
         new = out.hands
         # The new hands as the hand began: a hidden seat's new cards and what it has played.
         base = list(self._start_hands())
-        for s, m in zip(hidden, dealt, strict=False):
+        for s, m in zip(hidden, dealt):  # noqa: B905  # the keyword costs more than the loop
             new[s] = m
             base[s] = m | (base[s] & ~hands[s])
         if extra is not None:

@@ -39,6 +39,9 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
 from quintet.cards import CardMask, mask_bits
+
+# The zips here go without ``strict=``: in the loops a deal runs through, the keyword costs
+# more than the loop body (their sequences have equal lengths by construction).
 from quintet.errors import QuintetError
 
 #: ``_BINOM[n][k]``: n choose k, for the sizes a hand or a pool can have.
@@ -182,14 +185,14 @@ class _Plan:
             # groups falling in it keep, and C(room, size) is its ways.
             n_last = self.sizes[-1]
             room0 = 0
-            for r, (_, g) in zip(state, links, strict=True):
+            for r, (_, g) in zip(state, links):  # noqa: B905
                 if g >= 0:
                     room0 += r
             into = [links[g][1] >= 0 for g in targets]
             for y in _splits(self.sizes[k], caps):
                 w = 1
                 room = room0
-                for a, v, used in zip(caps, y, into, strict=True):
+                for a, v, used in zip(caps, y, into):  # noqa: B905
                     if v:
                         w *= binom[a][v]
                         if used:
@@ -204,7 +207,7 @@ class _Plan:
             # What each group keeps falls in its group at the next level, less what this
             # class puts in the target groups.
             base = [0] * len(self.groups[k + 1])
-            for r, (_, g) in zip(state, links, strict=True):
+            for r, (_, g) in zip(state, links):  # noqa: B905
                 if g >= 0:
                     base[g] += r
             below = [links[g][1] for g in targets]
@@ -212,7 +215,7 @@ class _Plan:
             for y in _splits(self.sizes[k], caps):
                 nxt = base[:]
                 w = 1
-                for a, v, g in zip(caps, y, below, strict=True):
+                for a, v, g in zip(caps, y, below):  # noqa: B905
                     if v:
                         w *= binom[a][v]
                         if g >= 0:
@@ -247,7 +250,7 @@ class _Plan1:
 
     __slots__ = ("size", "target_slots", "total")
 
-    def __init__(self, slot_sizes: tuple[int, ...], elig: tuple[int, ...], size: int) -> None:
+    def __init__(self, slot_sizes: Sequence[int], elig: tuple[int, ...], size: int) -> None:
         room = 0
         for j in elig:
             room += slot_sizes[j]
@@ -279,11 +282,20 @@ class _Plan2:
     ) -> None:
         e0, e1 = eligs
         n0, n1 = sizes
-        both = tuple(j for j in e0 if j in e1)
-        only = tuple(j for j in e0 if j not in e1)
-        a = sum(slot_sizes[j] for j in both)
-        b = sum(slot_sizes[j] for j in only)
-        room = sum(slot_sizes[j] for j in e1)
+        both_l = []
+        only_l = []
+        a = b = room = 0
+        for j in e0:
+            if j in e1:
+                both_l.append(j)
+                a += slot_sizes[j]
+            else:
+                only_l.append(j)
+                b += slot_sizes[j]
+        for j in e1:
+            room += slot_sizes[j]
+        both = tuple(both_l)
+        only = tuple(only_l)
         binom = _BINOM
         self.sizes = sizes
         self.cums: list[int] = []
@@ -385,21 +397,20 @@ class _Prepared:
                 cons.append((cards.bit_count(), _SLOTS_OF[allowed], cards))
         self.free = free
         self.free_bits = mask_bits(free)
-        if len(cons) > 1:
+        plan: _Plan | _Plan1 | _Plan2 | None
+        if len(cons) == 1:
+            n, elig, _ = cons[0]
+            plan = _Plan1(sizes, elig, n)  # as cheap to make as to look up
+        else:
             cons.sort()  # the fewest cards first: the largest class is counted in closed form
-        eligs = tuple([elig for _, elig, _ in cons])
-        key = (tuple(sizes), eligs, tuple([n for n, _, _ in cons]))
-        plan = _plans.get(key)
-        if plan is None:
-            if len(cons) == 1:
-                plan = _Plan1(key[0], eligs[0], key[2][0])
-            elif len(cons) == 2:
-                plan = _Plan2(*key)
-            else:
-                plan = _Plan(*key)
-            if len(_plans) >= _MAX_PLANS:
-                _plans.clear()
-            _plans[key] = plan
+            eligs = tuple([elig for _, elig, _ in cons])
+            key = (tuple(sizes), eligs, tuple([n for n, _, _ in cons]))
+            plan = _plans.get(key)
+            if plan is None:
+                plan = _Plan2(*key) if len(cons) == 2 else _Plan(*key)
+                if len(_plans) >= _MAX_PLANS:
+                    _plans.clear()
+                _plans[key] = plan
         if not plan.total:
             raise _impossible()
         self.plan = plan
@@ -455,7 +466,7 @@ def deal_constrained(
     plan = prep.plan
     if plan is not None:
         r = rng.random
-        for (bits, groups), counts in zip(prep.classes, plan.draw(rng), strict=True):
+        for (bits, groups), counts in zip(prep.classes, plan.draw(rng)):  # noqa: B905
             if len(groups) == 1:
                 _place(bits, groups[0], room, out, r)
                 continue
@@ -475,7 +486,7 @@ def deal_constrained(
                     g += 1
                 left[g] -= 1
                 split[g].append(b)
-            for part, where in zip(split, groups, strict=True):
+            for part, where in zip(split, groups):  # noqa: B905
                 if part:
                     _place(part, where, room, out, r)
     if prep.free:

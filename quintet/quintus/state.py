@@ -802,7 +802,9 @@ class QuintusState(HandState):
         # zip without strict=: its keyword costs more than the rest of this line.
         trick = tuple(zip(_FROM[self.leader], self.trick)) if self.trick else ()  # noqa: B905
         signals = self.trick_signals()
-        points = self.points()
+        points = self._raw  # points(), inlined
+        if self.nil > 0:
+            points = nil_points(points, self.nil, self._nil_failed, phase == OVER, ctx.bidding)
         high = self._high
         contract = high if ctx.bidding and q >= 0 else None
         trump = TRUMP_NAMES[self.trump] if self.trump >= 0 else None
