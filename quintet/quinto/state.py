@@ -72,6 +72,8 @@ _PACK: Final = range(53)
 _new: Final = object.__new__
 #: ``(seat, action)`` pairs by seat, then action (the history's shared tuples).
 _SEAT_PAIRS: Final = tuple(_PAIRS[s << 8 : (s + 1) << 8] for s in range(4))
+#: Every seat but one, by that seat.
+_OTHERS: Final = tuple(tuple(s for s in range(4) if s != v) for v in range(4))
 #: The seats in play order from each leader.
 _FROM: Final = tuple(tuple((leader + i) & 3 for i in range(4)) for leader in range(4))
 # The doubling round's order of turns, by (dealer, dummy seat or -1).
@@ -674,6 +676,11 @@ class QuintoState(HandState):
         return f"{who} cannot play {card_str(a)} now"
 
     # ------------------------------------------------------------ information
+
+    def _hidden_seats(self, seat: int) -> tuple[int, ...]:
+        if self.ctx.lone < 0:  # partnership: each player sees his own hand only
+            return _OTHERS[seat]
+        return super()._hidden_seats(seat)
 
     def visible_seats(self, viewer: int) -> tuple[int, ...]:
         """Return the seats whose hands the player deciding for ``viewer`` may see."""

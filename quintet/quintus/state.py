@@ -100,6 +100,8 @@ _SEAT_PAIRS: Final = tuple(_PAIRS[s << 8 : (s + 1) << 8] for s in range(SEATS))
 _SIGNAL_PAIRS: Final = tuple(
     {a: (s, SIGNAL_NAMES[a - SIGNAL_UP]) for a in _SIGNALS} for s in range(SEATS)
 )
+#: Every seat but one, by that seat.
+_OTHERS: Final = tuple(tuple(s for s in range(SEATS) if s != v) for v in range(SEATS))
 #: The seats in play order from each leader.
 _FROM: Final = tuple(tuple((leader + i) % 5 for i in range(SEATS)) for leader in range(SEATS))
 #: The seats in a ``_passed`` bit set, by the set.
@@ -753,6 +755,11 @@ class QuintusState(HandState):
         return f"{who} cannot play {card_str(a)} now"
 
     # ------------------------------------------------------------ information
+
+    def _hidden_seats(self, seat: int) -> tuple[int, ...]:
+        if self.nil != 2 or seat == self.quintus:  # no open nil: each sees its own hand only
+            return _OTHERS[seat]
+        return super()._hidden_seats(seat)
 
     def visible_seats(self, viewer: int) -> tuple[int, ...]:
         """Return the seats whose hands ``viewer`` may see: its own, and an open-nil hand."""
