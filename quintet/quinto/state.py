@@ -19,6 +19,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
+from operator import itemgetter
 from typing import Final
 
 from quintet.actions import (
@@ -723,7 +724,12 @@ class QuintoState(HandState):
             current = turn
             if (ctx.lone if turn == ctx.dummy else turn) == v:
                 pairs = _SEAT_PAIRS[turn]
-                legal = tuple([pairs[a] for a in self.legal_actions()])
+                acts = self.legal_actions()
+                # One itemgetter call is cheaper than a loop (it returns a lone item bare).
+                if len(acts) > 1:
+                    legal = itemgetter(*acts)(pairs)
+                elif acts:
+                    legal = (pairs[acts[0]],)
         # zip without strict=: its keyword costs more than the rest of this line.
         trick = tuple(zip(_FROM[self.leader], self.trick)) if self.trick else ()  # noqa: B905
         score = self.score

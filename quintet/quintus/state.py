@@ -15,6 +15,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
+from operator import itemgetter
 from typing import Final
 
 from quintet.actions import (
@@ -798,13 +799,18 @@ class QuintusState(HandState):
             held[3].bit_count(),
             held[4].bit_count(),
         )
+        legal: tuple[tuple[int, Action], ...] = ()
         if phase == OVER:
             current = TERMINAL
-            legal: tuple[tuple[int, Action], ...] = ()
         else:
             current = self.turn
             pairs = _SEAT_PAIRS[seat]
-            legal = tuple([pairs[a] for a in self.legal_actions(seat)])
+            acts = self.legal_actions(seat)
+            # One itemgetter call is cheaper than a loop (it returns a lone item bare).
+            if len(acts) > 1:
+                legal = itemgetter(*acts)(pairs)
+            elif acts:
+                legal = (pairs[acts[0]],)
         passed = _PASSED[self._passed]
         # zip without strict=: its keyword costs more than the rest of this line.
         trick = tuple(zip(_FROM[self.leader], self.trick)) if self.trick else ()  # noqa: B905
