@@ -142,7 +142,17 @@ class _Plan:
     ``C(room, size)`` ways.
     """
 
-    __slots__ = ("groups", "links", "sizes", "start", "table", "target_slots", "targets", "total")
+    __slots__ = (
+        "below",
+        "groups",
+        "links",
+        "sizes",
+        "start",
+        "table",
+        "target_slots",
+        "targets",
+        "total",
+    )
 
     def __init__(
         self,
@@ -155,6 +165,11 @@ class _Plan:
             tuple(self.groups[k][g] for g in self.targets[k]) for k in range(len(eligs))
         )
         self.sizes = sizes
+        # Per level, each target group's group at the next level (-1: none).
+        links = self.links
+        self.below = tuple(
+            [tuple([links[k][g][1] for g in self.targets[k]]) for k in range(len(links))]
+        )
         self.table: dict[tuple[int, tuple[int, ...]], _Entry] = {}
         start = []
         for slots in self.groups[0]:
@@ -175,8 +190,8 @@ class _Plan:
         if entry is not None:
             return entry[0][-1] if entry[0] else 0
         links = self.links[k]
-        targets = self.targets[k]
-        caps = [state[g] for g in targets]
+        below = self.below[k]
+        caps = list(state[: len(below)])  # the target groups are the first ones
         binom = _BINOM
         cums: list[int] = []
         counts: list[tuple[int, ...]] = []
@@ -190,14 +205,13 @@ class _Plan:
             for r, (_, g) in zip(state, links):  # noqa: B905
                 if g >= 0:
                     room0 += r
-            into = [links[g][1] >= 0 for g in targets]
             for y in _splits(self.sizes[k], caps):
                 w = 1
                 room = room0
-                for a, v, used in zip(caps, y, into):  # noqa: B905
+                for a, v, g in zip(caps, y, below):  # noqa: B905
                     if v:
                         w *= binom[a][v]
-                        if used:
+                        if g >= 0:
                             room -= v
                 if n_last > room:
                     continue
@@ -212,7 +226,6 @@ class _Plan:
             for r, (_, g) in zip(state, links):  # noqa: B905
                 if g >= 0:
                     base[g] += r
-            below = [links[g][1] for g in targets]
             weight = self._weight
             for y in _splits(self.sizes[k], caps):
                 nxt = base[:]
