@@ -524,8 +524,13 @@ class QuintoState(HandState):
             t = self.trick
             if t:
                 led = self._led
-                if SUIT_OF[action] != led and action != JOKER and led >= 0:
-                    self._forbid(s, SUIT_MASK[led])  # a void shown
+                if (
+                    SUIT_OF[action] != led
+                    and action != JOKER
+                    and led >= 0
+                    and not self._forb[s] & SUIT_MASK[led]
+                ):
+                    self._forbid(s, SUIT_MASK[led])  # a void shown, for the first time
                 if (
                     self.tricks_played == 10
                     and self.ctx.j11

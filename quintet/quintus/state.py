@@ -528,8 +528,8 @@ class QuintusState(HandState):
                 t = self.trick
                 if t:
                     led = self._led
-                    if SUIT_OF[action] != led:
-                        self._forbid(s, SUIT_MASK[led])  # a void shown
+                    if SUIT_OF[action] != led and not self._forb[s] & SUIT_MASK[led]:
+                        self._forbid(s, SUIT_MASK[led])  # a void shown, for the first time
                 else:
                     led = self._led = SUIT_OF[action]
                     if (
