@@ -311,6 +311,14 @@ def check_resample(s: Any, seat: int, rng: random.Random) -> None:
             assert r.ctx is not s.ctx and r.snapshot().ctx is r.ctx
         else:
             assert r.ctx is s.ctx
+            # The copy's own deal: replaying the history from its start reaches it.
+            start = r.start_of_hand()
+            for who, a in r.history():
+                start.apply_action(a, who)
+            assert start.hands == r.hands and start.played_by_seat() == ref_played(s)
+        # What the history shows stays with the copy, whatever its snapshot.
+        assert r.played_by_seat() == ref_played(s)
+        assert r.constraints() == forbidden
         # Play goes on legally from the resampled state.
         if not r.is_terminal():
             step(r, rng)
