@@ -714,11 +714,14 @@ class QuintoState(HandState):
         held = self.hands
         phase = self.phase
         shown: list[CardMask | None] = [None, None, None, None]
-        if v == ctx.lone:
+        if v != ctx.lone:
+            shown[v] = held[v]
+        elif phase != DOUBLING:  # visible_seats(v), inlined: the lone hand and the dummy
+            shown[v] = held[v]
+            shown[ctx.dummy] = held[ctx.dummy]
+        else:
             for s in self.visible_seats(v):
                 shown[s] = held[s]
-        else:
-            shown[v] = held[v]
         hands = tuple(shown)
         sizes = (held[0].bit_count(), held[1].bit_count(), held[2].bit_count(), held[3].bit_count())
         turn = self.turn
