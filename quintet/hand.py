@@ -276,14 +276,15 @@ class HandState:
         out = self.clone()
         new = out.hands
         # The new hands as the hand began: a hidden seat's new cards and what it has played.
-        base = list(self._start_hands())
+        start = self._base  # _start_hands(), inlined
+        base = list(self.ctx.snapshot.hands if start is None else start)
         for s, m in zip(hidden, dealt):  # noqa: B905  # the keyword costs more than the loop
             new[s] = m
             base[s] = m | (base[s] & ~hands[s])
         if extra is not None:
             out._set_extra(dealt[-1])
         if rebase:
-            out._rebase(base)
+            out._rebase(base, dealt[-1] if extra is not None else None)
         else:
             out._base = tuple(base)  # type: ignore[misc]  # a slot of every subclass
         return out
@@ -301,14 +302,14 @@ class HandState:
         """Return per seat the cards its play has shown it cannot hold."""
         return list(self._forb)
 
-    def _rebase(self, start: list[CardMask]) -> None:
+    def _rebase(self, start: list[CardMask], extra: CardMask | None) -> None:
         """Give this state its own context whose snapshot holds its current cards
-        (``start``: its hands plus what each seat has played)."""
+        (``start``: its hands plus what each seat has played; ``extra``: its unseen extra
+        cards, see :meth:`_hidden_extra`)."""
         ctx = self.ctx.fork()
         snap = self.ctx.snapshot.clone()
         snap.hands = start
         self._base = None  # type: ignore[misc]  # a slot of every subclass
-        extra = self._hidden_extra()
         if extra is not None:
             snap._set_extra(extra)
         ctx.snapshot = snap
