@@ -77,21 +77,31 @@ def card(rank: Rank, suit: Suit) -> Card:
     return suit * 13 + rank
 
 
-# Per-suit tables: the cards of a 13-bit suit chunk, as a tuple of card ints.
-# Listing a mask's cards is then four lookups, not a loop over bits (hot in search).
-def _chunk_tables() -> tuple[tuple[tuple[Card, ...], ...], ...]:
-    tables = []
+# Per-suit tables: the cards of a 13-bit suit chunk, as a tuple of card ints, and the
+# same cards as one-bit masks. Listing a mask's cards is then four lookups, not a loop
+# over bits (hot in search). A chunk's row is its lowest card before the row of the rest.
+def _chunk_tables() -> tuple[
+    tuple[tuple[tuple[Card, ...], ...], ...], tuple[tuple[tuple[CardMask, ...], ...], ...]
+]:
+    cards_tables = []
+    bits_tables = []
     for s in SUITS:
         base = 13 * s
-        rows = []
-        for chunk in range(1 << 13):
-            rows.append(tuple(base + r for r in range(13) if chunk >> r & 1))
-        tables.append(tuple(rows))
-    return tuple(tables)
+        cards: list[tuple[Card, ...]] = [()] * (1 << 13)
+        bits: list[tuple[CardMask, ...]] = [()] * (1 << 13)
+        for chunk in range(1, 1 << 13):
+            low = chunk & -chunk
+            c = base + low.bit_length() - 1
+            cards[chunk] = (c, *cards[chunk ^ low])
+            bits[chunk] = (BIT[c], *bits[chunk ^ low])
+        cards_tables.append(tuple(cards))
+        bits_tables.append(tuple(bits))
+    return tuple(cards_tables), tuple(bits_tables)
 
 
-_CHUNK: Final = _chunk_tables()
+_CHUNK, _CHUNK_BITS = _chunk_tables()
 _S0, _S1, _S2, _S3 = _CHUNK
+_B0, _B1, _B2, _B3 = _CHUNK_BITS
 
 
 def mask_cards(mask: CardMask) -> tuple[Card, ...]:
@@ -108,6 +118,25 @@ def mask_cards(mask: CardMask) -> tuple[Card, ...]:
     )
     if mask & JOKER_BIT:
         return (*out, JOKER)
+    return out
+
+
+def mask_bits(mask: CardMask) -> tuple[CardMask, ...]:
+    """Return the one-bit masks of the cards of ``mask``, in ascending card order.
+
+    ``tuple(1 << c for c in mask_cards(mask))``, from tables.
+
+    >>> mask_bits(mask_of([0, 14, 52]))
+    (1, 16384, 4503599627370496)
+    """
+    out = (
+        _B0[mask & 0x1FFF]
+        + _B1[mask >> 13 & 0x1FFF]
+        + _B2[mask >> 26 & 0x1FFF]
+        + _B3[mask >> 39 & 0x1FFF]
+    )
+    if mask & JOKER_BIT:
+        return (*out, JOKER_BIT)
     return out
 
 

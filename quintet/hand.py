@@ -4,8 +4,10 @@ resampling.
 A hand state keeps an immutable *context* shared by all its copies; the context
 holds a *snapshot* of the state when the hand (or position) began (kept without a
 context of its own), so the public event log can be replayed and the deal recovered
-without copying history around. What a state reads from its history (the history as
-pairs, the constraints, the cards played) it keeps, and a copy reads on from there.
+without copying history around. What views need from the history is kept up to date
+as actions are applied (the cards each seat's play has ruled out) or follows from the
+cards (what each seat has played: its hand at the start less its hand now), so that a
+view of a state never seen before costs no more than one seen often.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from quintet.errors import IllegalActionError, InvalidActionError
 from quintet.game import IllegalReason
 from quintet.sampling import deal_constrained
 
-#: ``(seat, action)`` of every history entry ``seat << 8 | action`` (shared tuples).
+#: ``(seat, action)`` pairs at ``seat << 8 | action``: the history's entries are these
+#: shared tuples (one object per pair, however many states hold it).
 _PAIRS: tuple[tuple[int, Action], ...] = tuple((h >> 8, h & 0xFF) for h in range(8 << 8))
 #: The hidden seats by (number of seats, visible seats).
 _HIDDEN: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
@@ -30,14 +33,16 @@ class HandState:
     """Base of :class:`~quintet.quinto.QuintoState` and :class:`~quintet.quintus.QuintusState`.
 
     Subclasses define ``__slots__`` holding at least ``ctx`` (with a ``snapshot`` and a
-    ``fork()`` method), ``hands``, ``turn``, ``_hist`` (actions encoded
-    ``seat << 8 | action``), ``_htup`` (a beginning of the history as pairs, ``()`` in a
-    new state: see :meth:`history_pairs`) and ``_scan`` (None in a new state: see
-    :meth:`_scanned`), name in ``LIST_SLOTS`` the slots holding lists (a copy gets
-    its own), and say which action types their game has (``ACTION_KINDS``, by their
-    record names) and what the game is called in messages (``TITLE``). :meth:`clone` is
-    generated for each subclass from its slots, as fast as one written by hand (search
-    copies states millions of times).
+    ``fork()`` method), ``hands``, ``turn``, ``_hist`` (the actions as ``(seat, action)``,
+    the shared tuples of ``_PAIRS``), ``_htup`` (the history as a tuple when last asked
+    for, ``()`` in a new state: see :meth:`history_pairs`), ``_forb`` (per seat the cards
+    its play has ruled out, a tuple replaced when it grows, all 0 in a new state; kept by
+    ``apply_action``) and ``_base`` (None, or the hands as the hand began with this
+    state's cards: see :meth:`_start_hands`), name in ``LIST_SLOTS`` the slots holding
+    lists (a copy gets its own), and say which action types their game has
+    (``ACTION_KINDS``, by their record names) and what the game is called in messages
+    (``TITLE``). :meth:`clone` is generated for each subclass from its slots, as fast as
+    one written by hand (search copies states millions of times).
     """
 
     __slots__ = ()
@@ -46,9 +51,10 @@ class HandState:
     ctx: Any
     hands: list[CardMask]
     turn: int
-    _hist: list[int]
+    _hist: list[tuple[int, Action]]
     _htup: tuple[tuple[int, Action], ...]
-    _scan: tuple[Any, ...] | None
+    _forb: tuple[CardMask, ...]
+    _base: tuple[CardMask, ...] | None
     #: The slots holding lists: a copy gets its own.
     LIST_SLOTS: ClassVar[tuple[str, ...]] = ()
     #: The action types this game has (``play``, ``pass``, ``bid`` ...).
@@ -138,9 +144,11 @@ class HandState:
     def visible_seats(self, viewer: int) -> tuple[int, ...]:  # pragma: no cover
         raise NotImplementedError
 
-    def _constraints(self) -> list[CardMask]:
-        """Return per seat the cards its play has shown it cannot hold."""
-        return list(self._scanned()[1])
+    def _forbid(self, seat: int, cards: CardMask) -> None:
+        """Add ``cards`` to what ``seat``'s play has shown it cannot hold (``apply_action``)."""
+        f = list(self._forb)
+        f[seat] |= cards
+        self._forb = tuple(f)  # type: ignore[misc]  # a slot of every subclass
 
     def child(self, action: Action, seat: int | None = None) -> Self:
         """Return a copy with ``action`` applied (unchecked)."""
@@ -155,30 +163,32 @@ class HandState:
     def history_pairs(self) -> tuple[tuple[int, Action], ...]:
         """Return every action so far as a tuple of ``(seat, action)`` (kept: cheap again).
 
-        The tuple is extended from the one this state (or the state it was copied from)
-        built before: a history only grows, so what was built is always its beginning.
+        The history is kept as those pairs: the tuple is one copy of it, kept until the
+        history grows.
         """
         done = self._htup
         hist = self._hist
-        n = len(done)
-        if n != len(hist):
-            new = tuple(map(_PAIRS.__getitem__, hist[n:] if n else hist))
-            done = done + new if n else new
+        if len(done) != len(hist):
+            done = tuple(hist)
             self._htup = done  # type: ignore[misc]  # a slot of every subclass
         return done
 
     def played_by_seat(self) -> list[CardMask]:
         """Return per seat the cards it has played since the hand (or position) began."""
-        return list(self._scanned()[2])
+        return [b & ~m for b, m in zip(self._start_hands(), self.hands, strict=True)]
 
-    def _scanned(self) -> tuple[Any, ...]:  # pragma: no cover - each game has its own
-        """Return what the history shows, read up to its end: ``(entries read, forbidden
-        cards per seat, cards played per seat, the game's own reading state...)``.
+    def _start_hands(self) -> Sequence[CardMask]:
+        """Return each seat's hand now plus the cards it has played since the hand began.
 
-        Kept in ``_scan`` and read on from where it stopped: a history only grows, so what
-        this state (or the one it was copied from) read is a beginning of its own.
+        Cards leave a hand only when its seat plays them, so that is the snapshot's hands
+        for a state dealt from its snapshot; a resampled copy that keeps its original's
+        snapshot (``rebase`` False), and what is made from one, keep theirs in ``_base``.
         """
-        raise NotImplementedError
+        base = self._base
+        if base is not None:
+            return base
+        hands: list[CardMask] = self.ctx.snapshot.hands
+        return hands
 
     def snapshot(self) -> Self:
         """Return a copy of the state as the hand (or position) began."""
@@ -197,7 +207,9 @@ class HandState:
         out.ctx = self.ctx.fork()
         out._hist = []  # type: ignore[misc]  # slots of every subclass
         out._htup = ()  # type: ignore[misc]
-        out._scan = None  # type: ignore[misc]
+        out._forb = (0,) * self.num_seats  # type: ignore[misc]
+        out._base = None  # type: ignore[misc]
+        out._new_position()
         out._keep_snapshot()
         return out
 
@@ -211,6 +223,9 @@ class HandState:
         snap = self.clone()
         snap.ctx = None
         self.ctx.snapshot = snap
+
+    def _new_position(self) -> None:
+        """Forget what the game keeps of the history before a position (see :meth:`position`)."""
 
     # Game hooks for cards that are neither in a hand nor played (Quinto's cachette).
     def _hidden_extra(self) -> CardMask | None:
@@ -245,7 +260,7 @@ class HandState:
         """
         hidden = self._hidden_seats(seat)
         if forbidden is None:
-            forbidden = self._scanned()[1]
+            forbidden = self._forb
         hands = self.hands
         pool = 0
         slots = []
@@ -260,12 +275,18 @@ class HandState:
         dealt = deal_constrained(pool, slots, rng)
         out = self.clone()
         new = out.hands
-        for s, m in zip(hidden, dealt, strict=False):
+        # The new hands as the hand began: a hidden seat's new cards and what it has played.
+        start = self._base  # _start_hands(), inlined
+        base = list(self.ctx.snapshot.hands if start is None else start)
+        for s, m in zip(hidden, dealt):  # noqa: B905  # the keyword costs more than the loop
             new[s] = m
+            base[s] = m | (base[s] & ~hands[s])
         if extra is not None:
             out._set_extra(dealt[-1])
         if rebase:
-            out._rebase()
+            out._rebase(base, dealt[-1] if extra is not None else None)
+        else:
+            out._base = tuple(base)  # type: ignore[misc]  # a slot of every subclass
         return out
 
     def _hidden_seats(self, seat: int) -> tuple[int, ...]:
@@ -279,15 +300,16 @@ class HandState:
 
     def constraints(self) -> list[CardMask]:
         """Return per seat the cards its play has shown it cannot hold."""
-        return self._constraints()
+        return list(self._forb)
 
-    def _rebase(self) -> None:
-        """Give this state its own context whose snapshot holds its current cards."""
-        played = self._scanned()[2]
+    def _rebase(self, start: list[CardMask], extra: CardMask | None) -> None:
+        """Give this state its own context whose snapshot holds its current cards
+        (``start``: its hands plus what each seat has played; ``extra``: its unseen extra
+        cards, see :meth:`_hidden_extra`)."""
         ctx = self.ctx.fork()
         snap = self.ctx.snapshot.clone()
-        snap.hands = [m | p for m, p in zip(self.hands, played, strict=True)]
-        extra = self._hidden_extra()
+        snap.hands = start
+        self._base = None  # type: ignore[misc]  # a slot of every subclass
         if extra is not None:
             snap._set_extra(extra)
         ctx.snapshot = snap
@@ -303,10 +325,10 @@ class HandState:
         this state again.
         """
         start: Self = self.snapshot()
-        played = self._scanned()[2]
-        start.hands[:] = [
-            m | p for m, p in zip(self.hands, played, strict=True)
-        ]  # a copy's own list
+        base = self._base
+        if base is not None:
+            start.hands[:] = base  # a copy's own list
+            start._base = base  # type: ignore[misc]  # not its snapshot's: its own
         extra = self._hidden_extra()
         if extra is not None:
             start._set_extra(extra)

@@ -28,8 +28,9 @@ place of a slot that may take it: each deal is then the same number of placement
 
 Every step draws with the exact share of complete placements it leaves, so the
 placement, and the deal, is uniform over all that are consistent. (Single cards are
-drawn with ``int(rng.random() * n)``: uniform up to the 2**-53 granularity of a float,
-like the engines' own deals; the counts, whose totals can be large, with ``randrange``.)
+drawn with ``floor(rng.random() * n)``, which is ``int()`` of these positive numbers and
+cheaper to call: uniform up to the 2**-53 granularity of a float, like the engines' own
+deals; the counts, whose totals can be large, with ``randrange``.)
 """
 
 from __future__ import annotations
@@ -37,9 +38,13 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
+from math import floor
 
-from quintet.cards import BIT, CardMask, mask_cards
+from quintet.cards import CardMask, mask_bits
 from quintet.errors import QuintetError
+
+# The zips here go without ``strict=``: in the loops a deal runs through, the keyword costs
+# more than the loop body (their sequences have equal lengths by construction).
 
 #: ``_BINOM[n][k]``: n choose k, for the sizes a hand or a pool can have.
 _BINOM: list[list[int]] = [[1]]
@@ -84,31 +89,40 @@ def _structure(
     if done is not None:
         return done
     n = len(eligs)
+    # A slot's pattern at level k: bit n-1-i set when class i (i >= k) may use it. Class
+    # k's bit is the highest, so descending patterns put the groups class k may use first.
+    pattern = [0] * m
+    for i, elig in enumerate(eligs):
+        bit = 1 << (n - 1 - i)
+        for j in elig:
+            pattern[j] |= bit
     groups = []
+    targets = []
+    places = []  # per level: each group's index, by its pattern
     for k in range(n):
-        by: dict[tuple[bool, ...], list[int]] = {}
+        level = (1 << (n - k)) - 1
+        by: dict[int, list[int]] = {}
         for j in range(m):
-            pattern = tuple(j in elig for elig in eligs[k:])
-            if any(pattern):
-                by.setdefault(pattern, []).append(j)
-        # The groups class k may use first (pattern[0] True sorts after False: reverse).
-        groups.append(tuple(tuple(by[p]) for p in sorted(by, reverse=True)))
-    targets = tuple(
-        tuple(g for g, slots in enumerate(groups[k]) if slots[0] in eligs[k]) for k in range(n)
-    )
+            p = pattern[j] & level
+            if p:
+                if p in by:
+                    by[p].append(j)
+                else:
+                    by[p] = [j]
+        order = sorted(by, reverse=True)
+        groups.append(tuple([tuple(by[p]) for p in order]))
+        top = (level + 1) >> 1
+        targets.append(tuple(range(sum(1 for p in order if p & top))))
+        places.append({p: g for g, p in enumerate(order)})
     links = []
     for k in range(n - 1):
-        nxt = groups[k + 1]
+        below = (1 << (n - k - 1)) - 1
+        width = len(targets[k])
+        nxt = places[k + 1]
         links.append(
-            tuple(
-                (
-                    targets[k].index(g) if g in targets[k] else -1,
-                    next((i for i, h in enumerate(nxt) if slots[0] in h), -1),
-                )
-                for g, slots in enumerate(groups[k])
-            )
+            tuple([(g if g < width else -1, nxt.get(p & below, -1)) for p, g in places[k].items()])
         )
-    done = (tuple(groups), targets, tuple(links))
+    done = (tuple(groups), tuple(targets), tuple(links))
     if len(_structures) >= _MAX_PLANS:
         _structures.clear()
     _structures[key] = done
@@ -128,7 +142,17 @@ class _Plan:
     ``C(room, size)`` ways.
     """
 
-    __slots__ = ("groups", "links", "sizes", "start", "table", "target_slots", "targets", "total")
+    __slots__ = (
+        "below",
+        "groups",
+        "links",
+        "sizes",
+        "start",
+        "table",
+        "target_slots",
+        "targets",
+        "total",
+    )
 
     def __init__(
         self,
@@ -141,6 +165,11 @@ class _Plan:
             tuple(self.groups[k][g] for g in self.targets[k]) for k in range(len(eligs))
         )
         self.sizes = sizes
+        # Per level, each target group's group at the next level (-1: none).
+        links = self.links
+        self.below = tuple(
+            [tuple([links[k][g][1] for g in self.targets[k]]) for k in range(len(links))]
+        )
         self.table: dict[tuple[int, tuple[int, ...]], _Entry] = {}
         start = []
         for slots in self.groups[0]:
@@ -161,8 +190,8 @@ class _Plan:
         if entry is not None:
             return entry[0][-1] if entry[0] else 0
         links = self.links[k]
-        targets = self.targets[k]
-        caps = [state[g] for g in targets]
+        below = self.below[k]
+        caps = list(state[: len(below)])  # the target groups are the first ones
         binom = _BINOM
         cums: list[int] = []
         counts: list[tuple[int, ...]] = []
@@ -173,17 +202,16 @@ class _Plan:
             # groups falling in it keep, and C(room, size) is its ways.
             n_last = self.sizes[-1]
             room0 = 0
-            for r, (_, g) in zip(state, links, strict=True):
+            for r, (_, g) in zip(state, links):  # noqa: B905
                 if g >= 0:
                     room0 += r
-            into = [links[g][1] >= 0 for g in targets]
             for y in _splits(self.sizes[k], caps):
                 w = 1
                 room = room0
-                for a, v, used in zip(caps, y, into, strict=True):
+                for a, v, g in zip(caps, y, below):  # noqa: B905
                     if v:
                         w *= binom[a][v]
-                        if used:
+                        if g >= 0:
                             room -= v
                 if n_last > room:
                     continue
@@ -192,20 +220,23 @@ class _Plan:
                 counts.append(y)
                 nexts.append((room,))
         else:
-            width = len(self.groups[k + 1])
+            # What each group keeps falls in its group at the next level, less what this
+            # class puts in the target groups.
+            base = [0] * len(self.groups[k + 1])
+            for r, (_, g) in zip(state, links):  # noqa: B905
+                if g >= 0:
+                    base[g] += r
+            weight = self._weight
             for y in _splits(self.sizes[k], caps):
-                nxt = [0] * width
+                nxt = base[:]
                 w = 1
-                for r, (t, g) in zip(state, links, strict=True):
-                    if t >= 0:
-                        v = y[t]
-                        if v:
-                            w *= binom[r][v]
-                            r -= v
-                    if g >= 0:
-                        nxt[g] += r
+                for a, v, g in zip(caps, y, below):  # noqa: B905
+                    if v:
+                        w *= binom[a][v]
+                        if g >= 0:
+                            nxt[g] -= v
                 nt = tuple(nxt)
-                w *= self._weight(k + 1, nt)
+                w *= weight(k + 1, nt)
                 if not w:
                     continue
                 total += w
@@ -234,7 +265,7 @@ class _Plan1:
 
     __slots__ = ("size", "target_slots", "total")
 
-    def __init__(self, slot_sizes: tuple[int, ...], elig: tuple[int, ...], size: int) -> None:
+    def __init__(self, slot_sizes: Sequence[int], elig: tuple[int, ...], size: int) -> None:
         room = 0
         for j in elig:
             room += slot_sizes[j]
@@ -266,11 +297,20 @@ class _Plan2:
     ) -> None:
         e0, e1 = eligs
         n0, n1 = sizes
-        both = tuple(j for j in e0 if j in e1)
-        only = tuple(j for j in e0 if j not in e1)
-        a = sum(slot_sizes[j] for j in both)
-        b = sum(slot_sizes[j] for j in only)
-        room = sum(slot_sizes[j] for j in e1)
+        both_l = []
+        only_l = []
+        a = b = room = 0
+        for j in e0:
+            if j in e1:
+                both_l.append(j)
+                a += slot_sizes[j]
+            else:
+                only_l.append(j)
+                b += slot_sizes[j]
+        for j in e1:
+            room += slot_sizes[j]
+        both = tuple(both_l)
+        only = tuple(only_l)
         binom = _BINOM
         self.sizes = sizes
         self.cums: list[int] = []
@@ -300,17 +340,30 @@ class _Plan2:
 
 
 def _splits(n: int, caps: list[int]) -> list[tuple[int, ...]]:
-    """Return every way to put ``n`` cards into places with room ``caps``."""
+    """Return every way to put ``n`` cards into places with room ``caps`` (kept: plans for
+    different deals ask for the same splits)."""
+    key = (n, *caps)
+    done = _split_store.get(key)
+    if done is not None:
+        return done
     if len(caps) == 1:
-        return [(n,)] if n <= caps[0] else []
-    if len(caps) == 2:
+        done = [(n,)] if n <= caps[0] else []
+    elif len(caps) == 2:
         a, b = caps
-        return [(v, n - v) for v in range(max(0, n - b), min(n, a) + 1)]
-    out: list[tuple[int, ...]] = []
-    rest = sum(caps[1:])
-    for v in range(max(0, n - rest), min(n, caps[0]) + 1):
-        out.extend((v, *tail) for tail in _splits(n - v, caps[1:]))
-    return out
+        done = [(v, n - v) for v in range(max(0, n - b), min(n, a) + 1)]
+    else:
+        done = []
+        rest = sum(caps[1:])
+        for v in range(max(0, n - rest), min(n, caps[0]) + 1):
+            done.extend((v, *tail) for tail in _splits(n - v, caps[1:]))
+    if len(_split_store) >= _MAX_PLANS:
+        _split_store.clear()
+    _split_store[key] = done
+    return done
+
+
+#: The splits kept, by ``(n, *caps)``.
+_split_store: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
 
 
 class _Prepared:
@@ -322,8 +375,10 @@ class _Prepared:
 
     __slots__ = ("classes", "free", "free_bits", "plan", "sizes")
 
-    def __init__(self, pool: CardMask, slots: tuple[tuple[int, CardMask], ...]) -> None:
-        self.sizes = [size for size, _ in slots]
+    def __init__(
+        self, pool: CardMask, slots: tuple[tuple[int, CardMask], ...], sizes: list[int]
+    ) -> None:
+        self.sizes = sizes
         self.free = pool
         self.plan: _Plan | _Plan1 | _Plan2 | None = None
         self.classes: list[tuple[tuple[CardMask, ...], tuple[tuple[int, ...], ...]]] = []
@@ -332,20 +387,19 @@ class _Prepared:
         split: list[tuple[int, CardMask]] | None = None
         for j, (_, forbidden) in enumerate(slots):
             f = forbidden & pool
-            if not f:
-                continue
-            nxt = []
-            for allowed, cards in split or ((full, pool),):
-                inside = cards & f
-                if inside:
-                    if cards ^ inside:
-                        nxt.append((allowed, cards ^ inside))
-                    nxt.append((allowed & ~(1 << j), inside))
-                else:
-                    nxt.append((allowed, cards))
-            split = nxt
+            if f:
+                nxt = []
+                for allowed, cards in split or ((full, pool),):
+                    inside = cards & f
+                    if inside:
+                        if cards ^ inside:
+                            nxt.append((allowed, cards ^ inside))
+                        nxt.append((allowed & ~(1 << j), inside))
+                    else:
+                        nxt.append((allowed, cards))
+                split = nxt
         if split is None:
-            self.free_bits = tuple(map(BIT.__getitem__, mask_cards(pool)))
+            self.free_bits = mask_bits(pool)
             return
         free = 0
         cons: list[tuple[int, tuple[int, ...], CardMask]] = []
@@ -357,29 +411,26 @@ class _Prepared:
             else:
                 cons.append((cards.bit_count(), _SLOTS_OF[allowed], cards))
         self.free = free
-        self.free_bits = tuple(map(BIT.__getitem__, mask_cards(free)))
-        cons.sort()  # the fewest cards first: the largest class is the one counted in closed form
-        eligs = tuple([elig for _, elig, _ in cons])
-        key = (tuple(self.sizes), eligs, tuple([n for n, _, _ in cons]))
-        plan = _plans.get(key)
-        if plan is None:
-            if len(cons) == 1:
-                plan = _Plan1(key[0], eligs[0], key[2][0])
-            elif len(cons) == 2:
-                plan = _Plan2(*key)
-            else:
-                plan = _Plan(*key)
-            if len(_plans) >= _MAX_PLANS:
-                _plans.clear()
-            _plans[key] = plan
+        self.free_bits = mask_bits(free)
+        plan: _Plan | _Plan1 | _Plan2 | None
+        if len(cons) == 1:
+            n, elig, _ = cons[0]
+            plan = _Plan1(sizes, elig, n)  # as cheap to make as to look up
+        else:
+            cons.sort()  # the fewest cards first: the largest class is counted in closed form
+            eligs = tuple([elig for _, elig, _ in cons])
+            key = (tuple(sizes), eligs, tuple([n for n, _, _ in cons]))
+            plan = _plans.get(key)
+            if plan is None:
+                plan = _Plan2(*key) if len(cons) == 2 else _Plan(*key)
+                if len(_plans) >= _MAX_PLANS:
+                    _plans.clear()
+                _plans[key] = plan
         if not plan.total:
             raise _impossible()
         self.plan = plan
         where = plan.target_slots
-        self.classes = [
-            (tuple(map(BIT.__getitem__, mask_cards(cards))), where[k])
-            for k, (_, _, cards) in enumerate(cons)
-        ]
+        self.classes = [(mask_bits(cons[k][2]), where[k]) for k in range(len(cons))]
 
 
 #: The slots in a bit set of slots, by the set.
@@ -418,11 +469,10 @@ def deal_constrained(
     prep = _prepared.get(key)
     if prep is None:
         n = pool.bit_count()
-        if sum(size for size, _ in slots) != n:
-            raise ImpossibleDealError(
-                f"{n} unseen cards cannot fill slots of sizes {[s for s, _ in slots]}"
-            )
-        prep = _Prepared(pool, key[1])
+        sizes = [size for size, _ in slots]
+        if sum(sizes) != n:
+            raise ImpossibleDealError(f"{n} unseen cards cannot fill slots of sizes {sizes}")
+        prep = _Prepared(pool, key[1], sizes)
         if len(_prepared) >= _MAX_PREPARED:
             _prepared.clear()
         _prepared[key] = prep
@@ -431,7 +481,7 @@ def deal_constrained(
     plan = prep.plan
     if plan is not None:
         r = rng.random
-        for (bits, groups), counts in zip(prep.classes, plan.draw(rng), strict=True):
+        for (bits, groups), counts in zip(prep.classes, plan.draw(rng)):  # noqa: B905
             if len(groups) == 1:
                 _place(bits, groups[0], room, out, r)
                 continue
@@ -443,7 +493,7 @@ def deal_constrained(
             total = len(bits)
             split: list[list[CardMask]] = [[] for _ in groups]
             for b in bits:
-                u = int(r() * total)
+                u = floor(r() * total)
                 total -= 1
                 g = 0
                 while u >= left[g]:
@@ -451,7 +501,7 @@ def deal_constrained(
                     g += 1
                 left[g] -= 1
                 split[g].append(b)
-            for part, where in zip(split, groups, strict=True):
+            for part, where in zip(split, groups):  # noqa: B905
                 if part:
                     _place(part, where, room, out, r)
     if prep.free:
@@ -479,7 +529,7 @@ def _place(
     for j in slots:
         total += room[j]
     for b in bits:
-        u = int(r() * total)
+        u = floor(r() * total)
         total -= 1
         for j in slots:
             u -= room[j]
@@ -511,7 +561,7 @@ def _deal_free(
             continue
         m = 0
         for _ in range(n):
-            k = int(r() * left)
+            k = floor(r() * left)
             left -= 1
             m |= deck[k]
             deck[k] = deck[left]

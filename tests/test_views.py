@@ -90,7 +90,7 @@ def step(s: Any, rng: random.Random) -> None:
 
 
 def ref_history(s: Any) -> tuple[tuple[int, int], ...]:
-    return tuple((h >> 8, h & 0xFF) for h in s._hist)
+    return tuple((seat, a) for seat, a in s._hist)
 
 
 def ref_quinto_constraints(s: QuintoState) -> list[int]:
@@ -311,6 +311,14 @@ def check_resample(s: Any, seat: int, rng: random.Random) -> None:
             assert r.ctx is not s.ctx and r.snapshot().ctx is r.ctx
         else:
             assert r.ctx is s.ctx
+            # The copy's own deal: replaying the history from its start reaches it.
+            start = r.start_of_hand()
+            for who, a in r.history():
+                start.apply_action(a, who)
+            assert start.hands == r.hands and start.played_by_seat() == ref_played(s)
+        # What the history shows stays with the copy, whatever its snapshot.
+        assert r.played_by_seat() == ref_played(s)
+        assert r.constraints() == forbidden
         # Play goes on legally from the resampled state.
         if not r.is_terminal():
             step(r, rng)

@@ -19,7 +19,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Final
+from operator import itemgetter
+from typing import Final
 
 from quintet.actions import (
     DOUBLE,
@@ -72,6 +73,8 @@ _PACK: Final = range(53)
 _new: Final = object.__new__
 #: ``(seat, action)`` pairs by seat, then action (the history's shared tuples).
 _SEAT_PAIRS: Final = tuple(_PAIRS[s << 8 : (s + 1) << 8] for s in range(4))
+#: Every seat but one, by that seat.
+_OTHERS: Final = tuple(tuple(s for s in range(4) if s != v) for v in range(4))
 #: The seats in play order from each leader.
 _FROM: Final = tuple(tuple((leader + i) & 3 for i in range(4)) for leader in range(4))
 # The doubling round's order of turns, by (dealer, dummy seat or -1).
@@ -182,14 +185,15 @@ class QuintoState(HandState):
     """
 
     __slots__ = (
+        "_base",
         "_cachette_side",
         "_counted",
         "_doubler",
+        "_forb",
         "_hist",
         "_htup",
         "_i",
         "_led",
-        "_scan",
         "_tmask",
         "_winner",
         "cachette",
@@ -229,7 +233,7 @@ class QuintoState(HandState):
     _winner: int
     _cachette_side: int
     _counted: bool
-    _hist: list[int]
+    _hist: list[tuple[int, Action]]
 
     # ----------------------------------------------------------------- creation
 
@@ -291,7 +295,8 @@ class QuintoState(HandState):
         s._counted = False
         s._hist = []
         s._htup = ()
-        s._scan = None
+        s._forb = (0, 0, 0, 0)
+        s._base = None
         s._keep_snapshot()
         return s
 
@@ -387,7 +392,8 @@ class QuintoState(HandState):
         s._counted = False
         s._hist = []
         s._htup = ()
-        s._scan = None
+        s._forb = (0, 0, 0, 0)
+        s._base = None
         s._keep_snapshot()
         return s
 
@@ -514,22 +520,43 @@ class QuintoState(HandState):
         if self.phase == PLAY:
             s = self.turn
             self.hands[s] ^= 1 << action
-            self._hist.append(s << 8 | action)
+            self._hist.append(_SEAT_PAIRS[s][action])
             t = self.trick
-            t.append(action)
-            self._tmask |= 1 << action
-            if len(t) == 1:
-                self._led = SUIT_OF[action]
-            if len(t) < 4:
-                self.turn = (s + 1) & 3
+            if t:
+                led = self._led
+                if (
+                    SUIT_OF[action] != led
+                    and action != JOKER
+                    and led >= 0
+                    and not self._forb[s] & SUIT_MASK[led]
+                ):
+                    self._forbid(s, SUIT_MASK[led])  # a void shown, for the first time
+                if (
+                    self.tricks_played == 10
+                    and self.ctx.j11
+                    and action != JOKER
+                    and action > (self._tmask & _NO_JOKER).bit_length() - 1
+                ):
+                    # Heading the 11th trick, the joker would have had to go (rule
+                    # joker_eleventh_trick): the seat does not hold it.
+                    self._forbid(s, JOKER_BIT)
+                t.append(action)
+                self._tmask |= 1 << action
+                if len(t) < 4:
+                    self.turn = (s + 1) & 3
+                else:
+                    self._end_trick()
             else:
-                self._end_trick()
+                t.append(action)
+                self._tmask |= 1 << action
+                self._led = SUIT_OF[action]
+                self.turn = (s + 1) & 3
         else:
             self._doubling(action)
 
     def _doubling(self, action: Action) -> None:
         s = self.turn
-        self._hist.append(s << 8 | action)
+        self._hist.append(_SEAT_PAIRS[s][action])
         if action == DOUBLE:
             self.multiplier = 2
             self._doubler = s & 1
@@ -656,6 +683,11 @@ class QuintoState(HandState):
 
     # ------------------------------------------------------------ information
 
+    def _hidden_seats(self, seat: int) -> tuple[int, ...]:
+        if self.ctx.lone < 0:  # partnership: each player sees his own hand only
+            return _OTHERS[seat]
+        return super()._hidden_seats(seat)
+
     def visible_seats(self, viewer: int) -> tuple[int, ...]:
         """Return the seats whose hands the player deciding for ``viewer`` may see."""
         v = self.controller(viewer)
@@ -682,11 +714,14 @@ class QuintoState(HandState):
         held = self.hands
         phase = self.phase
         shown: list[CardMask | None] = [None, None, None, None]
-        if v == ctx.lone:
+        if v != ctx.lone:
+            shown[v] = held[v]
+        elif phase != DOUBLING:  # visible_seats(v), inlined: the lone hand and the dummy
+            shown[v] = held[v]
+            shown[ctx.dummy] = held[ctx.dummy]
+        else:
             for s in self.visible_seats(v):
                 shown[s] = held[s]
-        else:
-            shown[v] = held[v]
         hands = tuple(shown)
         sizes = (held[0].bit_count(), held[1].bit_count(), held[2].bit_count(), held[3].bit_count())
         turn = self.turn
@@ -696,8 +731,15 @@ class QuintoState(HandState):
         else:
             current = turn
             if (ctx.lone if turn == ctx.dummy else turn) == v:
-                legal = tuple(map(_SEAT_PAIRS[turn].__getitem__, self.legal_actions()))
-        trick = tuple(zip(_FROM[self.leader], self.trick, strict=False)) if self.trick else ()
+                pairs = _SEAT_PAIRS[turn]
+                acts = self.legal_actions()
+                # One itemgetter call is cheaper than a loop (it returns a lone item bare).
+                if len(acts) > 1:
+                    legal = itemgetter(*acts)(pairs)
+                elif acts:
+                    legal = (pairs[acts[0]],)
+        # zip without strict=: its keyword costs more than the rest of this line.
+        trick = tuple(zip(_FROM[self.leader], self.trick)) if self.trick else ()  # noqa: B905
         score = self.score
         score_t = (score[0], score[1])
         won = self.tricks_won
@@ -705,6 +747,9 @@ class QuintoState(HandState):
         side = self._cachette_side
         cachette = self.cachette if side >= 0 else None
         winner = self._winner
+        history = self._htup
+        if len(history) != len(self._hist):
+            history = self._htup = tuple(self._hist)
         o = _new(QuintoObservation)
         d = o.__dict__
         d["game"] = "quinto"
@@ -712,7 +757,7 @@ class QuintoState(HandState):
         d["viewer"] = v
         d["hands"] = hands
         d["hand_sizes"] = sizes
-        d["history"] = self.history_pairs()
+        d["history"] = history
         d["current_player"] = current
         d["legal_actions"] = legal
         d["phase"] = _PHASE_NAMES[phase]
@@ -749,59 +794,6 @@ class QuintoState(HandState):
     def trick_pairs(self) -> tuple[tuple[int, Card], ...]:
         """Return the trick in progress as ``(seat, card)`` in play order."""
         return tuple(zip(_FROM[self.leader], self.trick, strict=False))
-
-    def _scanned(self) -> tuple[Any, ...]:
-        """Return the history read to its end (see HandState._scanned), kept in ``_scan``.
-
-        Quinto's reading state is the number of cards in the trick so far, the suit led,
-        the highest card other than the joker in the trick, and the tricks played.
-        """
-        hist = self._hist
-        n = len(hist)
-        scan = self._scan
-        if scan is not None:
-            if scan[0] == n:
-                return scan
-            i, forbidden_t, played_t, k, led, best, tricks_played = scan
-            forbidden = list(forbidden_t)
-            played = list(played_t)
-            entries = hist[i:]
-        else:
-            snap = self.ctx.snapshot
-            assert snap is not None
-            forbidden = [0, 0, 0, 0]
-            played = [0, 0, 0, 0]
-            k = len(snap.trick)
-            led = snap._led
-            best = max((c for c in snap.trick if c != JOKER), default=-1)
-            tricks_played = snap.tricks_played
-            entries = hist
-        j11 = self.ctx.j11
-        suit_of = SUIT_OF
-        for h in entries:
-            a = h & 0xFF
-            if a > JOKER:  # not a play (the doubling round)
-                continue
-            seat = h >> 8
-            played[seat] |= 1 << a
-            if not k:
-                led = suit_of[a]
-                best = a if a != JOKER else -1
-            elif a != JOKER:
-                if led >= 0 and suit_of[a] != led:
-                    forbidden[seat] |= SUIT_MASK[led]
-                if a > best:
-                    if tricks_played == 10 and j11:
-                        # The joker would have had to go (rule joker_eleventh_trick).
-                        forbidden[seat] |= JOKER_BIT
-                    best = a
-            k += 1
-            if k == 4:
-                k = 0
-                tricks_played += 1
-        scan = (n, tuple(forbidden), tuple(played), k, led, best, tricks_played)
-        self._scan = scan
-        return scan
 
     def _hidden_extra(self) -> CardMask | None:
         return self.cachette if self._cachette_side < 0 else None

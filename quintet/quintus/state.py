@@ -15,7 +15,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Final
+from operator import itemgetter
+from typing import Final
 
 from quintet.actions import (
     BID_BASE,
@@ -96,10 +97,12 @@ _PACK: Final = mask_cards(QUINTUS_PACK)
 _new: Final = object.__new__
 #: ``(seat, action)`` pairs by seat, then action (the history's shared tuples).
 _SEAT_PAIRS: Final = tuple(_PAIRS[s << 8 : (s + 1) << 8] for s in range(SEATS))
-#: ``(seat, signal name)`` by history entry ``seat << 8 | signal``.
-_SIGNAL_PAIRS: Final = {
-    s << 8 | a: (s, SIGNAL_NAMES[a - SIGNAL_UP]) for s in range(SEATS) for a in _SIGNALS
-}
+#: ``(seat, signal name)`` by seat, then signal action.
+_SIGNAL_PAIRS: Final = tuple(
+    {a: (s, SIGNAL_NAMES[a - SIGNAL_UP]) for a in _SIGNALS} for s in range(SEATS)
+)
+#: Every seat but one, by that seat.
+_OTHERS: Final = tuple(tuple(s for s in range(SEATS) if s != v) for v in range(SEATS))
 #: The seats in play order from each leader.
 _FROM: Final = tuple(tuple((leader + i) % 5 for i in range(SEATS)) for leader in range(SEATS))
 #: The seats in a ``_passed`` bit set, by the set.
@@ -113,6 +116,11 @@ def seat_name(seat: int) -> str:
 
 #: ``teams_of(q)`` by the quintus's seat.
 _TEAMS: Final = tuple(teams_of(q) for q in range(SEATS))
+#: By the quintus's seat, then a seat: -1 the quintus, else the seat's team (0 or 1).
+_SIDE: Final = tuple(
+    tuple(-1 if s == q else 0 if s in _TEAMS[q][0] else 1 for s in range(SEATS))
+    for q in range(SEATS)
+)
 
 
 class _Context:
@@ -174,7 +182,9 @@ class QuintusState(HandState):
     """
 
     __slots__ = (
+        "_base",
         "_bidder",
+        "_forb",
         "_high",
         "_hist",
         "_htup",
@@ -182,9 +192,9 @@ class QuintusState(HandState):
         "_nil_failed",
         "_passed",
         "_pending",
-        "_pts",
-        "_scan",
+        "_raw",
         "_signaled",
+        "_sigs",
         "_tplayed",
         "_void",
         "ctx",
@@ -224,8 +234,12 @@ class QuintusState(HandState):
     _led: int
     _tplayed: int
     _signaled: int
+    #: The signals given since the current trick began, as ``(seat, signal name)``.
+    _sigs: tuple[tuple[int, str], ...]
     _pending: int
-    _pts: tuple[int, int, tuple[int, int, int]] | None
+    #: The card points and premiums so far (quintus, team 0, team 1), nil aside: kept as
+    #: tricks end and melds are decided.
+    _raw: tuple[int, int, int]
     _nil_failed: bool
     _void: bool
 
@@ -289,8 +303,10 @@ class QuintusState(HandState):
         s._void = False
         s._hist = []
         s._htup = ()
-        s._scan = None
-        s._pts = None
+        s._forb = (0, 0, 0, 0, 0)
+        s._base = None
+        s._sigs = ()
+        s._raw = (0, 0, 0)
         s._keep_snapshot()
         return s
 
@@ -373,8 +389,10 @@ class QuintusState(HandState):
         s._void = False
         s._hist = []
         s._htup = ()
-        s._scan = None
-        s._pts = None
+        s._forb = (0, 0, 0, 0, 0)
+        s._base = None
+        s._sigs = ()
+        s._raw = s._count_points()
         s._keep_snapshot()
         return s
 
@@ -506,27 +524,42 @@ class QuintusState(HandState):
             if action < 52:
                 s = self.turn
                 self.hands[s] ^= BIT[action]
-                self._hist.append(s << 8 | action)
+                self._hist.append(_SEAT_PAIRS[s][action])
                 t = self.trick
+                if t:
+                    led = self._led
+                    if SUIT_OF[action] != led and not self._forb[s] & SUIT_MASK[led]:
+                        self._forbid(s, SUIT_MASK[led])  # a void shown, for the first time
+                else:
+                    led = self._led = SUIT_OF[action]
+                    if (
+                        self.tricks_played == 0
+                        and s == self.quintus
+                        and self.trump < NT
+                        and led == self.trump
+                    ):
+                        # The quintus led a trump to the first trick: he held only trumps.
+                        self._forbid(s, QUINTUS_PACK & ~SUIT_MASK[led])
                 t.append(action)
                 self._tplayed |= 1 << s
-                if len(t) == 1:
-                    self._led = SUIT_OF[action]
                 if len(t) < 5:
                     self.turn = _NEXT[s]
                 else:
                     self._end_trick()
                 return
             s = self.turn if seat is None else seat
-            self._hist.append(s << 8 | action)
+            self._hist.append(_SEAT_PAIRS[s][action])
             self._signaled |= 1 << s
+            self._sigs = (*self._sigs, _SIGNAL_PAIRS[s][action])
             return
         s = self.turn
-        self._hist.append(s << 8 | action)
+        self._hist.append(_SEAT_PAIRS[s][action])
         phase = self.phase
         if phase == MELD:
             if action != DECLINE:
-                self.premiums[s] += _COMBO_POINTS[self._pending]
+                pts = _COMBO_POINTS[self._pending]
+                self.premiums[s] += pts
+                self._score(s, pts, pts)
             self._pending = 0
             self.phase = OVER if self.tricks_played == TRICKS else PLAY
         elif phase == AUCTION:
@@ -567,12 +600,23 @@ class QuintusState(HandState):
         best = (trumps or m & SUIT_MASK[self._led]).bit_length() - 1
         w = (self.leader + t.index(best)) % 5
         self.taken[w] |= m
+        faces = (m & FACES).bit_count()
+        pips = (m & PIPS).bit_count()
+        qp, ta, tb = self._raw
+        side = _SIDE[self.quintus][w]
+        if side < 0:
+            self._raw = (qp + 10 * faces - pips, ta, tb)
+        elif side:
+            self._raw = (qp, ta, tb + 5 * faces - pips)
+        else:
+            self._raw = (qp, ta + 5 * faces - pips, tb)
         self.tricks_played += 1
         if self.nil > 0 and w == self.quintus and m & NIL_BREAKERS:
             self._nil_failed = True
         self.trick = []
         self._tplayed = 0
         self._signaled = 0
+        self._sigs = ()
         self.leader = self.turn = w
         combo = combo_in(m)
         if combo:
@@ -588,21 +632,28 @@ class QuintusState(HandState):
 
         Nil bonuses count once the hand is over (a made nil) or as soon as it fails.
         """
-        # Kept by (tricks played, phase): the points change only when a trick ends, a meld
-        # is decided, the nil is declared or the hand ends, and each moves one of the two.
-        kept = self._pts
-        if kept is not None and kept[0] == self.tricks_played and kept[1] == self.phase:
-            points: tuple[int, int, int] = kept[2]
-            return points
-        points = self._count_points()
-        self._pts = (self.tricks_played, self.phase, points)
-        return points
+        if self.nil > 0:
+            return nil_points(
+                self._raw, self.nil, self._nil_failed, self.phase == OVER, self.ctx.bidding
+            )
+        return self._raw
+
+    def _score(self, seat: int, as_quintus: int, as_team: int) -> None:
+        """Add points won by ``seat``: ``as_quintus`` if it is the quintus, else ``as_team``."""
+        qp, ta, tb = self._raw
+        side = _SIDE[self.quintus][seat]
+        if side < 0:
+            self._raw = (qp + as_quintus, ta, tb)
+        elif side:
+            self._raw = (qp, ta, tb + as_team)
+        else:
+            self._raw = (qp, ta + as_team, tb)
 
     def _count_points(self) -> tuple[int, int, int]:
+        """Return the card points and premiums (quintus, team 0, team 1) from ``taken``."""
         q = self.quintus
         if q < 0:
             return (0, 0, 0)
-        # quintus_card_points and team_card_points, inlined (search asks this every leaf).
         (a1, a2), (b1, b2) = _TEAMS[q]
         taken, prem = self.taken, self.premiums
         m = taken[q]
@@ -611,10 +662,6 @@ class QuintusState(HandState):
         ta = 5 * (m & FACES).bit_count() - (m & PIPS).bit_count() + prem[a1] + prem[a2]
         m = taken[b1] | taken[b2]
         tb = 5 * (m & FACES).bit_count() - (m & PIPS).bit_count() + prem[b1] + prem[b2]
-        if self.nil > 0:
-            return nil_points(
-                (qp, ta, tb), self.nil, self._nil_failed, self.phase == OVER, self.ctx.bidding
-            )
         return qp, ta, tb
 
     def made(self) -> bool | None:
@@ -710,6 +757,11 @@ class QuintusState(HandState):
 
     # ------------------------------------------------------------ information
 
+    def _hidden_seats(self, seat: int) -> tuple[int, ...]:
+        if self.nil != 2 or seat == self.quintus:  # no open nil: each sees its own hand only
+            return _OTHERS[seat]
+        return super()._hidden_seats(seat)
+
     def visible_seats(self, viewer: int) -> tuple[int, ...]:
         """Return the seats whose hands ``viewer`` may see: its own, and an open-nil hand."""
         if self.nil == 2 and viewer != self.quintus:
@@ -722,27 +774,10 @@ class QuintusState(HandState):
 
     def trick_signals(self) -> tuple[tuple[int, str], ...]:
         """Return the signals given since the current trick began, as ``(seat, name)``."""
-        if not self._signaled:  # nobody has signalled since the trick began
-            return ()
-        hist = self._hist
-        scan = self._scan
-        if scan is not None and scan[0] == len(hist):
-            signals: tuple[tuple[int, str], ...] = scan[6]
-            return signals
-        # Read back to the card that completed the last trick (or the history's start).
-        out = []
-        plays = len(self.trick)
-        for i in range(len(hist) - 1, -1, -1):
-            h = hist[i]
-            a = h & 0xFF
-            if a <= JOKER:
-                if not plays:
-                    break
-                plays -= 1
-            elif SIGNAL_UP <= a <= SIGNAL_ASK:
-                out.append(_SIGNAL_PAIRS[h])
-        out.reverse()
-        return tuple(out)
+        return self._sigs
+
+    def _new_position(self) -> None:
+        self._sigs = ()
 
     def observation(self, seat: int) -> QuintusObservation:
         """Return what ``seat`` may see now."""
@@ -764,21 +799,33 @@ class QuintusState(HandState):
             held[3].bit_count(),
             held[4].bit_count(),
         )
+        legal: tuple[tuple[int, Action], ...] = ()
         if phase == OVER:
             current = TERMINAL
-            legal: tuple[tuple[int, Action], ...] = ()
         else:
             current = self.turn
-            legal = tuple(map(_SEAT_PAIRS[seat].__getitem__, self.legal_actions(seat)))
+            pairs = _SEAT_PAIRS[seat]
+            acts = self.legal_actions(seat)
+            # One itemgetter call is cheaper than a loop (it returns a lone item bare).
+            if len(acts) > 1:
+                legal = itemgetter(*acts)(pairs)
+            elif acts:
+                legal = (pairs[acts[0]],)
         passed = _PASSED[self._passed]
-        trick = tuple(zip(_FROM[self.leader], self.trick, strict=False)) if self.trick else ()
+        # zip without strict=: its keyword costs more than the rest of this line.
+        trick = tuple(zip(_FROM[self.leader], self.trick)) if self.trick else ()  # noqa: B905
         signals = self.trick_signals()
-        points = self.points()
+        points = self._raw  # points(), inlined
+        if self.nil > 0:
+            points = nil_points(points, self.nil, self._nil_failed, phase == OVER, ctx.bidding)
         high = self._high
         contract = high if ctx.bidding and q >= 0 else None
         trump = TRUMP_NAMES[self.trump] if self.trump >= 0 else None
         nil = NIL_NAMES[self.nil] if self.nil >= 0 else None
         meld = _COMBO_NAMES[self._pending] or None
+        history = self._htup
+        if len(history) != len(self._hist):
+            history = self._htup = tuple(self._hist)
         o = _new(QuintusObservation)
         d = o.__dict__
         d["game"] = "quintus"
@@ -786,7 +833,7 @@ class QuintusState(HandState):
         d["viewer"] = seat
         d["hands"] = hands
         d["hand_sizes"] = sizes
-        d["history"] = self.history_pairs()
+        d["history"] = history
         d["current_player"] = current
         d["legal_actions"] = legal
         d["phase"] = _PHASE_NAMES[phase]
@@ -825,56 +872,6 @@ class QuintusState(HandState):
         d["taken"] = tuple(self.taken)
         d["void"] = self._void
         return o
-
-    def _scanned(self) -> tuple[Any, ...]:
-        """Return the history read to its end (see HandState._scanned), kept in ``_scan``.
-
-        Quintus's reading state is the cards in the trick so far, the suit led, whether the
-        first trick is yet to be led and the signals given since the trick began.
-        """
-        hist = self._hist
-        n = len(hist)
-        scan = self._scan
-        if scan is not None:
-            if scan[0] == n:
-                return scan
-            i, forbidden_t, played_t, k, led, first, signals = scan
-            forbidden = list(forbidden_t)
-            played = list(played_t)
-            entries = hist[i:]
-        else:
-            snap = self.ctx.snapshot
-            assert snap is not None
-            forbidden = [0, 0, 0, 0, 0]
-            played = [0, 0, 0, 0, 0]
-            k = len(snap.trick)
-            led = snap._led
-            first = snap.tricks_played == 0 and k == 0
-            signals = ()
-            entries = hist
-        for h in entries:
-            a = h & 0xFF
-            if a > JOKER:  # not a play
-                if SIGNAL_UP <= a <= SIGNAL_ASK:
-                    signals = (*signals, _SIGNAL_PAIRS[h])
-                continue
-            seat = h >> 8
-            played[seat] |= BIT[a]
-            if k == 0:
-                led = SUIT_OF[a]
-                if first and seat == self.quintus and self.trump < NT and led == self.trump:
-                    # The quintus led a trump to the first trick: he held only trumps.
-                    forbidden[seat] |= QUINTUS_PACK & ~SUIT_MASK[self.trump]
-                first = False
-            elif SUIT_OF[a] != led:
-                forbidden[seat] |= SUIT_MASK[led]
-            k += 1
-            if k == 5:
-                k = 0
-                signals = ()
-        scan = (n, tuple(forbidden), tuple(played), k, led, first, signals)
-        self._scan = scan
-        return scan
 
     def initial_cachette(self) -> None:
         """Return None: Quintus deals no cachette (Quinto's states return theirs)."""
