@@ -122,7 +122,15 @@ def wait_entries(page: Page, n: int) -> None:
 
 
 def no_sideways_scroll(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
+    # Measured once the fonts are in and two frames are drawn: under load the first
+    # layout was once read a pixel wide, before the page's own layout had settled.
+    width = page.evaluate(
+        """async () => {
+            await document.fonts.ready;
+            for (let i = 0; i < 2; i++) await new Promise(r => requestAnimationFrame(r));
+            return document.documentElement.scrollWidth;
+        }"""
+    )
     assert width <= PHONE["width"], f"the page scrolls sideways: {width} px"
 
 
