@@ -92,7 +92,7 @@ class TimedClient(SeatClient):
     async def recv(self) -> JSON:
         """Return the next message, timing the action it shows (if this one's)."""
         m = await super().recv()
-        if m["type"] == "state":
+        if m["type"] in ("state", "update"):  # protocol 2: a whole state, then updates
             if self.sent_at is not None and m["seq"] > self.sent_seq:
                 if self.stats.measuring:
                     self.stats.to_actor.append(time.perf_counter() - self.sent_at)
