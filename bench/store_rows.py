@@ -22,26 +22,12 @@ from pathlib import Path
 
 from quintet.server import db
 from quintet.server.db import Store
+from quintet.server.testing import bare_table_row
 
 
 def _table(table_id: str) -> db.TableRow:
-    return db.TableRow(
-        id=table_id,
-        game="quinto",
-        variant="partnership",
-        options={},
-        lone_seat=None,
-        seed=1,
-        public=True,
-        title="",
-        status="playing",
-        hands_dealt=1,
-        created_at=db.now(),
-        finished_at=None,
-        result=None,
-        seats=[db.SeatRow(s, "open", None, None, None, f"{table_id}-{s}") for s in range(4)],
-        actions=[],
-    )
+    row: db.TableRow = bare_table_row(table_id, status="playing", hands_dealt=1)
+    return row
 
 
 async def _run(batch: int, rows: int, batched: bool) -> float:

@@ -23,7 +23,7 @@ from quintet.server import db
 from quintet.server.db import Store, schema_revision
 from quintet.server.live import Conn, Hub, Settings
 from quintet.server.messages import CreateTable
-from quintet.server.testing import apply_update
+from quintet.server.testing import apply_update, bare_table_row
 
 PG = os.environ.get("QUINTET_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
@@ -193,23 +193,8 @@ def test_every_action_is_stored_and_a_new_server_resumes_every_table(db_url: str
 
 def _bare_table(table_id: str) -> db.TableRow:
     """Return a waiting Quinto table's row, its four seats open."""
-    return db.TableRow(
-        id=table_id,
-        game="quinto",
-        variant="partnership",
-        options={},
-        lone_seat=None,
-        seed=1,
-        public=True,
-        title="",
-        status="waiting",
-        hands_dealt=0,
-        created_at=db.now(),
-        finished_at=None,
-        result=None,
-        seats=[db.SeatRow(i, "open", None, None, None, f"i{i}") for i in range(4)],
-        actions=[],
-    )
+    row: db.TableRow = bare_table_row(table_id)
+    return row
 
 
 def test_a_failing_write_commits_nothing_and_spares_the_others(db_url: str) -> None:

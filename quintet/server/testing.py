@@ -29,6 +29,30 @@ from quintet.server.protocol import PROTOCOL_VERSION
 JSON = dict[str, Any]
 
 
+def bare_table_row(table_id: str, status: str = "waiting", hands_dealt: int = 0) -> Any:
+    """Return a Quinto table's database row, its four seats open and no actions (for
+    tests and benchmarks of the store)."""
+    from quintet.server import db
+
+    return db.TableRow(
+        id=table_id,
+        game="quinto",
+        variant="partnership",
+        options={},
+        lone_seat=None,
+        seed=1,
+        public=True,
+        title="",
+        status=status,
+        hands_dealt=hands_dealt,
+        created_at=db.now(),
+        finished_at=None,
+        result=None,
+        seats=[db.SeatRow(s, "open", None, None, None, f"{table_id}-{s}") for s in range(4)],
+        actions=[],
+    )
+
+
 def free_port() -> int:
     """Return a TCP port free on 127.0.0.1 now."""
     with socket.socket() as s:
