@@ -364,3 +364,8 @@ def test_the_quintus_counts_the_teams_bonus_of_a_failed_nil() -> None:
         if len(choices) == 4:
             break
     assert choices == [NIL_NONE] * 4
+
+
+def test_a_negative_solve_tricks_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="solve_tricks must be at least 0, not -1"):
+        PimcBot(solve_tricks=-1)
