@@ -259,7 +259,9 @@ class Table:
         hands: list[Any] = self.match.hands
         hands[-1] = new  # the match as it will be, for a moment
         try:
-            over = self.match_over()
+            # A match is decided only when a hand ends (a Quinto game won by quints ends
+            # its hand there), so a hand still in play cannot end it.
+            over = new.is_terminal() and self.match_over()
             result = self.match.score_summary() if over else None
         finally:
             hands[-1] = state

@@ -32,7 +32,7 @@ from quintet.server.db import Store
 from quintet.server.live import Hub
 from quintet.server.livetable import LiveTable
 from quintet.server.messages import CreateTable
-from quintet.server.protocol import PROTOCOL_VERSION
+from quintet.server.protocol import PROTOCOL_VERSION, dumps
 from quintet.server.settings import Settings
 from quintet.server.testing import apply_update
 from quintet.table import Table
@@ -408,3 +408,10 @@ def test_the_public_log_and_sheet_never_replay_the_hand_per_action(
                 assert replayed and max(replayed) <= 1, replayed
 
             loop.run_until_complete(main())
+
+
+@given(st.lists(st.one_of(st.none(), st.integers(0, (1 << 53) - 1)), min_size=1, max_size=5))
+def test_hands_are_encoded_as_the_json_of_their_cards(hands: list[int | None]) -> None:
+    # The live table encodes hands from a table of card texts, not through the lists.
+    assert views.hands_text(hands) == dumps(views.hands_json(hands))
+    assert json.loads(views.hands_text(hands)) == views.hands_json(hands)

@@ -84,3 +84,33 @@ def test_bad_table_settings_are_refused() -> None:
         Table.new("quinto", seats=["random"] * 5)
     with pytest.raises(InvalidOptionError, match="unknown bot level"):
         Table.new("quinto", seats=["random", "genius", None, None])
+
+
+@pytest.mark.parametrize(
+    ("game", "variant", "options"),
+    [
+        ("quinto", "partnership", {"target": 40}),
+        ("quinto", "dummy", {"target": 40}),
+        ("quintus", "base", {"hands": 2}),
+        ("quintus", "bidding", {"hands": 2}),
+    ],
+)
+def test_a_preview_says_the_match_is_over_exactly_when_the_action_ends_it(
+    game: str, variant: str, options: dict[str, int]
+) -> None:
+    # The preview asks the match only once the hand is over: a hand in play never ends it.
+    n = 4 if game == "quinto" else 5
+    rng = random.Random(9)
+    for seed in range(3):
+        t = Table.new(game, variant, seats=[None] * n, seed=seed, options=options)
+        while True:
+            seat = t.to_act()
+            assert seat is not None
+            a = rng.choice(t.legal(seat))
+            p = t.preview(seat, a)
+            t.commit(p)
+            assert p.over == t.match_over()
+            if t.match_over():
+                break
+            if t.hand_over():
+                t.deal()

@@ -624,7 +624,7 @@ class LiveTable:
             return "null"
         text = self._hands_texts.get(hands)
         if text is None:
-            text = dumps(views.hands_json(hands))
+            text = views.hands_text(hands)
             self._hands_texts[hands] = text
         return text
 

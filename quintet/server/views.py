@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from quintet.actions import MELD_COURT, MELD_STRAIGHT, action_str, action_to_json, is_play
-from quintet.cards import CardMask, card_str, mask_cards
+from quintet.cards import JOKER, CardMask, card_str, mask_cards
 from quintet.game import Event, GameState, Observation
 from quintet.games import find_game
 from quintet.hand import HandState
@@ -73,6 +73,21 @@ def public_hand_json(obs: Observation, number: int) -> JSON:
 def hands_json(hands: Sequence[CardMask | None]) -> list[list[str] | None]:
     """Return the hands a recipient may see as card codes (None for the others)."""
     return [cards_json(m) for m in hands]
+
+
+#: Each card's code as JSON text (``"AS"``, quoted; the codes need no escaping).
+_CARD_TEXT: Final = tuple(f'"{card_str(c)}"' for c in range(JOKER + 1))
+
+
+def hands_text(hands: Sequence[CardMask | None]) -> str:
+    """Return :func:`hands_json` encoded as JSON text (the same text, without building
+    the lists: a live table sends a seat's hands at each of its plays)."""
+    texts = _CARD_TEXT
+    parts = [
+        "null" if m is None else "[" + ",".join([texts[c] for c in mask_cards(m)]) + "]"
+        for m in hands
+    ]
+    return "[" + ",".join(parts) + "]"
 
 
 def _quinto_hand(obs: QuintoObservation) -> JSON:
