@@ -42,7 +42,7 @@ from quintet.server.cluster import (
     claim_fences,
 )
 from quintet.server.conn import Conn
-from quintet.server.messages import CreateTable
+from quintet.server.messages import CreateTable, FieldError
 from quintet.server.settings import Settings
 from quintet.server.testing import (
     SeatClient,
@@ -223,6 +223,52 @@ def test_a_table_is_run_by_one_process_and_played_through_another(pg: str, prefi
             b.disconnect(ann)
             await until(lambda: not t.connected(0), what="the proxy to go")
             assert len(a.proxies) == 1  # the watcher's
+
+    asyncio.run(run())
+
+
+def test_the_limits_count_over_every_process_of_the_site(pg: str, prefix: str) -> None:
+    """A client's tables in play, its new tables a minute and its websockets are counted
+    over both processes (each publishes its counts and reads the other's every
+    renewal); Redis holds only keyed hashes of the keys; a process gone counts nothing."""
+
+    async def run() -> None:
+        more: JSON = {"max_tables_per_client": 2, "create_rate": 3.0, "create_burst": 3.0}
+        async with processes(pg, prefix, **more) as (a, b):
+            body = CreateTable.model_validate(PLAYER_TABLE | {"join": None})
+            await a.create_table(body, "person-ann", "203.0.113.5")
+            await b.create_table(body, "person-ann", "203.0.113.5")
+            for h in (a, b, a):  # each publishes, then reads what the other published
+                await h.sync_tally()
+            for h in (a, b):  # one table here, one there: two of two
+                with pytest.raises(FieldError, match="2 tables in play") as e:
+                    h.check_create_limits("person-ann", None)
+                assert e.value.code == "too_many_tables"
+            b.check_create_limits("person-bob", "203.0.113.9")  # others may
+            # Tokens: bob took one on b and takes two more on a: b refuses his fourth.
+            a.check_create_limits("person-bob", None)
+            a.check_create_limits("person-bob", None)
+            await a.sync_tally()
+            await b.sync_tally()
+            with pytest.raises(FieldError, match="too many new tables") as e:
+                b.check_create_limits("person-bob", None)
+            a.connections["203.0.113.5"] = 3
+            await a.sync_tally()
+            await b.sync_tally()
+            assert b.tally.others("connections", "203.0.113.5") == 3
+            r = redis.Redis.from_url(REDIS)
+            stored = b"".join(
+                k + b"".join(f for f in r.hgetall(k) if isinstance(f, bytes))
+                for k in r.scan_iter(match=f"{prefix}:tally:*")
+                if r.type(k) == b"hash"
+            )
+            r.close()
+            assert b"203.0.113.5" not in stored and b"person-ann" not in stored
+            await a.stop()
+            await asyncio.sleep(a.settings.lease_seconds + 0.1)
+            await b.sync_tally()
+            assert b.tally.others("connections", "203.0.113.5") == 0
+            a.stop = _noop  # type: ignore[method-assign]  # stopped already
 
     asyncio.run(run())
 

@@ -119,6 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             from quintet.server.cluster import ClusterHub, FencedStore
 
             hub = ClusterHub(settings, FencedStore(settings.db_url))
+        hub.tally.rate("signups", app.state.accounts.signups)  # counted over the site
         await hub.start()
         app.state.hub = hub
         try:
@@ -482,7 +483,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return
         hub: Hub = ws.app.state.hub
         client = ws.client.host if ws.client is not None else None
-        if client is not None and hub.connections[client] >= settings.max_connections:
+        if (
+            client is not None
+            and hub.connections[client] + hub.tally.others("connections", client)
+            >= settings.max_connections
+        ):
             await ws.close(1008, "too many connections from this address")
             return
         if client is not None:

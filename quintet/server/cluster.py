@@ -55,6 +55,7 @@ import contextvars
 import json
 import logging
 import re
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -631,6 +632,12 @@ class ClusterHub(Hub):
             await self.redis.ping()
         except Exception as e:
             raise RuntimeError(f"Redis does not answer ({type(e).__name__}: {e})") from None
+        # The site's salt for the limits' keyed hashes (the first process makes it).
+        salt_key = f"{self.prefix}:tally:salt"
+        await self.redis.set(salt_key, secrets.token_hex(16), nx=True)
+        salt = await self.redis.get(salt_key)
+        self.tally.set_salt(salt.encode() if isinstance(salt, str) else salt or b"")
+        await self.sync_tally()
         self._pubsub = self.redis.pubsub()
         await self._pubsub.subscribe(self.channel(self.proc))
         metrics.set_log_process(self.proc)
@@ -904,7 +911,37 @@ class ClusterHub(Hub):
             await self._release(keys=[self.lease_key(i) for i in gone], args=[self.proc])
         await self._check_peers()
         await self._write_lobby()
+        await self.sync_tally()
         metrics.sample(self)
+
+    async def sync_tally(self) -> None:
+        """Publish this process's counts for the site's limits and read the others'
+        (:mod:`quintet.server.sitewide`): ``<prefix>:tally:<process>``, a hash that
+        expires with a lease, and ``<prefix>:tally:procs``, the processes by expiry."""
+        ms = int(self.settings.lease_seconds * 1000)
+        now = int(time.time() * 1000)
+        mine = f"{self.prefix}:tally:{self.proc}"
+        procs = f"{self.prefix}:tally:procs"
+        snap = self.tally.snapshot()
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.delete(mine)
+        if snap:
+            pipe.hset(mine, mapping=snap)  # type: ignore[arg-type]
+        pipe.pexpire(mine, ms)
+        pipe.zadd(procs, {self.proc: now + ms})
+        pipe.zremrangebyscore(procs, "-inf", now)
+        pipe.pexpire(procs, 10 * ms)
+        pipe.zrange(procs, 0, -1)
+        got = await pipe.execute()
+        others = [p for p in (_text(x) for x in got[-1]) if p and p != self.proc]
+        fields: dict[str, dict[str, int]] = {}
+        if others:
+            read = self.redis.pipeline(transaction=False)
+            for p in others:
+                read.hgetall(f"{self.prefix}:tally:{p}")
+            for p, h in zip(others, await read.execute(), strict=True):
+                fields[p] = {str(_text(k)): int(v) for k, v in h.items()}
+        self.tally.absorb(fields)
 
     # --------------------------------------------------------------- tables
 

@@ -39,6 +39,7 @@ from quintet.server.messages import Act, CreateTable, FieldError, Hint, Join, Le
 from quintet.server.metrics import TimedTable, process_id
 from quintet.server.security import Buckets, count_down, hash_token
 from quintet.server.settings import SEARCH_LEVELS, Settings
+from quintet.server.sitewide import SiteTally
 from quintet.server.social import Social
 from quintet.server.workers import PoolBusy, PoolClosed, SearchFailed, SearchPool, SearchTimeout
 from quintet.table import Table
@@ -96,6 +97,11 @@ class Hub(Social, Handlers):
         }
         self._handlers.update(self.social_handlers())
         self.chat_buckets = Buckets(settings.chat_rate, settings.chat_burst)
+        #: The site's limits, counted over every process (alone: this one's counts).
+        self.tally = SiteTally()
+        self.tally.count("connections", lambda: self.connections)
+        self.tally.count("tables", self._creators)
+        self.tally.rate("create", self.create_buckets)
         #: This server process's id (its host, pid and a random part).
         self.proc = process_id()
 
@@ -480,6 +486,16 @@ class Hub(Social, Handlers):
                 )
         return account
 
+    def _creators(self) -> Counter[str]:
+        """Return the tables in play by creator key (``person:…``, ``client:…``)."""
+        out: Counter[str] = Counter()
+        for t in self.in_play():
+            if t.creator:
+                out[f"person:{t.creator}"] += 1
+            if t.creator_client:
+                out[f"client:{t.creator_client}"] += 1
+        return out
+
     def check_create_limits(self, person: str, client: str | None) -> list[str]:
         """Check that ``person`` (from ``client``) may create a table now; return their keys.
 
@@ -491,9 +507,11 @@ class Hub(Social, Handlers):
         """
         live = self.in_play()
         keys = [f"person:{person}"] + ([f"client:{client}"] if client else [])
-        mine = sum(
-            1 for t in live if t.creator == person or (client and t.creator_client == client)
-        ) + max(self._creating[k] for k in keys)
+        mine = (
+            sum(1 for t in live if t.creator == person or (client and t.creator_client == client))
+            + max(self._creating[k] for k in keys)
+            + max(self.tally.others("tables", k) for k in keys)  # the site's other processes
+        )
         if mine >= self.settings.max_tables_per_client:
             raise FieldError(
                 "", f"you have {mine} tables in play: finish some first", 429, "too_many_tables"

@@ -327,19 +327,43 @@ class Buckets:
         self.burst = burst
         self.max_keys = max_keys
         self._buckets: dict[str, tuple[float, float]] = {}
+        #: How keys are kept (a site's buckets keep them hashed: quintet.server.sitewide).
+        self.keyer: Callable[[str], str] | None = None
+        #: Tokens taken by (kept) key, a running total, when the site shares the buckets.
+        self.taken: Counter[str] | None = None
 
     def take(self, key: str, now: float | None = None) -> float:
         """Take a token for ``key``: return 0, or the seconds until one is there."""
         t = time.monotonic() if now is None else now
+        if self.keyer is not None:
+            key = self.keyer(key)
         tokens, last = self._buckets.get(key, (self.burst, t))
         tokens = min(self.burst, tokens + (t - last) * self.rate)
         if tokens < 1:
             self._buckets[key] = (tokens, t)
             return (1 - tokens) / self.rate
         self._buckets[key] = (tokens - 1, t)
+        if self.taken is not None:
+            self.taken[key] += 1
         if len(self._buckets) > self.max_keys:
             self._forget(t)
         return 0.0
+
+    def debit(self, key: str, n: int, now: float | None = None) -> None:
+        """Take ``n`` tokens of a kept ``key`` that other processes of the site took
+        (the bucket may go below zero: its next token comes that much later)."""
+        t = time.monotonic() if now is None else now
+        tokens, last = self._buckets.get(key, (self.burst, t))
+        tokens = min(self.burst, tokens + (t - last) * self.rate)
+        self._buckets[key] = (max(tokens - n, 1 - self.burst), t)
+        if len(self._buckets) > self.max_keys:
+            self._forget(t)
+
+    def clear(self) -> None:
+        """Forget every bucket (all full again)."""
+        self._buckets.clear()
+        if self.taken is not None:
+            self.taken.clear()
 
     def _forget(self, t: float) -> None:
         # A bucket that has filled up again is the same as no bucket.
