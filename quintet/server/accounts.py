@@ -366,6 +366,7 @@ class Accounts:
         self._persons: dict[str, tuple[bool, datetime]] = {}  # person -> (account's?, when)
         self.logins = Throttle(settings.login_failures, settings.login_window)
         self.signups = Buckets(settings.signups_per_hour / 3600.0, settings.signups_per_hour)
+        self.signups.clock = self._now_seconds  # the site's debits keep the takes' clock
 
     # ---------------------------------------------------------------- sessions
 

@@ -331,10 +331,12 @@ class Buckets:
         self.keyer: Callable[[str], str] | None = None
         #: Tokens taken by (kept) key, a running total, when the site shares the buckets.
         self.taken: Counter[str] | None = None
+        #: The clock of a :meth:`debit` (that of the takes: they may pass their own ``now``).
+        self.clock: Callable[[], float] = time.monotonic
 
     def take(self, key: str, now: float | None = None) -> float:
         """Take a token for ``key``: return 0, or the seconds until one is there."""
-        t = time.monotonic() if now is None else now
+        t = self.clock() if now is None else now
         if self.keyer is not None:
             key = self.keyer(key)
         tokens, last = self._buckets.get(key, (self.burst, t))
@@ -352,10 +354,10 @@ class Buckets:
     def debit(self, key: str, n: int, now: float | None = None) -> None:
         """Take ``n`` tokens of a kept ``key`` that other processes of the site took
         (the bucket may go below zero: its next token comes that much later)."""
-        t = time.monotonic() if now is None else now
+        t = self.clock() if now is None else now
         tokens, last = self._buckets.get(key, (self.burst, t))
-        tokens = min(self.burst, tokens + (t - last) * self.rate)
-        self._buckets[key] = (max(tokens - n, 1 - self.burst), t)
+        tokens = min(self.burst, tokens + max(0.0, t - last) * self.rate)
+        self._buckets[key] = (max(tokens - n, 1 - self.burst), max(t, last))
         if len(self._buckets) > self.max_keys:
             self._forget(t)
 
