@@ -112,7 +112,7 @@ def test_a_debit_keeps_the_clock_of_the_takes() -> None:
     # Sign-ups take with the accounts' clock (wall seconds): a debit must use the same.
     b = Buckets(rate=1.0, burst=2)
     b.clock = lambda: 1_000_000.0
-    assert b.take("k", now=1_000_000.0) == 0
-    b.debit("k", 1)
+    b.debit("k", 2)  # another process took both (a key new here)
     assert b.take("k", now=1_000_000.0) > 0  # nothing refilled, nothing lost
     assert b.take("k", now=1_000_001.0) == 0  # a second later, one token back
+    assert b.take("k", now=1_000_001.0) > 0
