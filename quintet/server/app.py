@@ -577,7 +577,8 @@ def text_sender(ws: WebSocket) -> Callable[[str], Coroutine[Any, Any, None]]:
         return ws.send_text
 
     def send_text(text: str) -> Coroutine[Any, Any, None]:
-        return cast(Coroutine[Any, Any, None], send({"type": "websocket.send", "text": text}))
+        # The type as a string: a subscripted one would be built again at every message.
+        return cast("Coroutine[Any, Any, None]", send({"type": "websocket.send", "text": text}))
 
     return send_text
 
