@@ -101,6 +101,11 @@ BID_MARGIN: Final = 4
 HYBRID_NODES: Final = 200_000
 #: The smallest node limit of a deal (the last tricks solve in far fewer nodes).
 MIN_NODES: Final = 20_000
+#: With a contract (the Quintus bidding variant) a deal is worth +1 to the side whose
+#: goal it reaches (made for the quintus, failed for the four others) and -1 to the
+#: other; a played-out deal adds this much per point of the solver's measure, to break
+#: ties between cards that win the contract equally often (too small to outweigh one).
+CONTRACT_TIE: Final = 1e-3
 
 _HEURISTIC = HeuristicBot()
 
@@ -209,6 +214,47 @@ def _card_reason(
         f"{card_display(best)} averages {mean:+.1f} ({words}) over {how}, "
         f"{gap:.1f} more than {card_display(second)}"
     )
+
+
+def _contract(obs: Any) -> int | None:
+    """Return the contract a card play is for (the Quintus bidding variant), else None."""
+    contract = getattr(obs, "contract", None)
+    return None if contract is None else int(contract)
+
+
+def _contract_outcome(world: Any, seat: int, contract: int) -> float:
+    """Return +1 if ``world``'s finished hand reached ``seat``'s goal under
+    ``contract`` (made for the quintus, failed for the others), else -1."""
+    made = world.points()[0] >= contract
+    return 1.0 if made == (seat == world.quintus) else -1.0
+
+
+def _break_tie(
+    view: BotView, cards: tuple[Action, ...], totals: dict[Action, float], best: Action
+) -> Action:
+    """Return the heuristic's card when it is among those tied with ``best``, else ``best``.
+
+    Under a contract many cards often win it in exactly as many deals (every one, or
+    none): the solver says nothing more about them, the heuristic's point play does.
+    """
+    tied = [c for c in cards if totals[c] >= totals[best] - 1e-9]
+    if len(tied) < 2:
+        return best
+    choice = _HEURISTIC.act(view)
+    return choice if choice in tied else best
+
+
+def _contract_reason(
+    view: BotView, best: Action, totals: dict[Action, float], n: int, exact: int
+) -> str:
+    """Return why ``best`` was played under a contract: how often it wins it."""
+    quintus = view.seat == getattr(view.obs, "quintus", None)
+    goal = "makes the contract" if quintus else "defeats the contract"
+    share = (totals[best] / n + 1) / 2
+    how = f"{n} deals that fit what you have seen"
+    if exact:
+        how += f" ({exact} solved double-dummy)"
+    return f"{card_display(best)} {goal} in about {100 * share:.0f}% of {how}"
 
 
 class PimcBot:
@@ -373,6 +419,7 @@ class PimcBot:
     def _play(self, view: BotView, cards: tuple[Action, ...]) -> Action:
         t0 = cpu_clock()
         deadline, samples = self._limits(view)
+        contract = _contract(view.obs)
         totals = dict.fromkeys(cards, 0.0)
         earlier = dict(self._gave_up)
         n = exact = fallbacks = nodes = 0
@@ -393,7 +440,10 @@ class PimcBot:
                 solver.max_nodes = limit
                 t = cpu_clock()
                 try:
-                    values = self._exact_values(solver, world, view.seat, cards)
+                    if contract is not None and isinstance(solver, QuintusSolver):
+                        values = self._contract_values(solver, world, view.seat, cards)
+                    else:
+                        values = self._exact_values(solver, world, view.seat, cards)
                     exact += 1
                 except SolverLimitError:
                     fallbacks += 1
@@ -402,9 +452,9 @@ class PimcBot:
                 solve_cpu += cpu_clock() - t
                 nodes += solver.nodes
             if values is None and self._solve_tricks(world):
-                values = self._hybrid_values(world, view.seat, cards, view.rng)
+                values = self._hybrid_values(world, view.seat, cards, view.rng, contract)
             if values is None:
-                values = self._playout_values(world, view.seat, cards, view.rng)
+                values = self._playout_values(world, view.seat, cards, view.rng, contract)
             for c in cards:
                 totals[c] += values[c]
             n += 1
@@ -413,7 +463,11 @@ class PimcBot:
         self.last_cpu = cpu_clock() - t0
         self.counts.update(decisions=1, samples=n, exact=exact, fallbacks=fallbacks)
         best = max(cards, key=lambda c: (totals[c], -c))
-        self.last_reason = _card_reason(view, best, totals, n, exact)
+        if contract is not None:
+            best = _break_tie(view, cards, totals, best)
+            self.last_reason = _contract_reason(view, best, totals, n, exact)
+        else:
+            self.last_reason = _card_reason(view, best, totals, n, exact)
         return best
 
     @staticmethod
@@ -471,21 +525,44 @@ class PimcBot:
         return {c: float(values[c]) for c in cards}
 
     @staticmethod
+    def _contract_values(
+        solver: QuintusSolver, world: Any, seat: int, cards: tuple[Action, ...]
+    ) -> dict[Action, float]:
+        """Return each card's double-dummy value for ``seat``'s player under a contract:
+        +1 if it reaches his side's goal (made for the quintus, failed for the others),
+        -1 if not (or raise).
+
+        Raises:
+            SolverLimitError: the deal needs more than the solver's ``max_nodes``.
+        """
+        reaches = solver.seat_reaches(world, seat)
+        return {c: 1.0 if reaches[c] else -1.0 for c in cards}
+
+    @staticmethod
     def _playout_values(
-        world: Any, seat: int, cards: tuple[Action, ...], rng: random.Random
+        world: Any,
+        seat: int,
+        cards: tuple[Action, ...],
+        rng: random.Random,
+        contract: int | None = None,
     ) -> dict[Action, float]:
         """Return each card's value for ``seat``'s player by heuristic playouts.
 
         Measured as the solver measures, up to a constant of the deal: Quinto, the
         side's hand points minus the other side's; Quintus, the quintus's points (for
-        him) or their negative (for the four others).
+        him) or their negative (for the four others). With a ``contract``, as
+        :meth:`_contract_values` measures (+1 or -1 by the contract), plus
+        :data:`CONTRACT_TIE` per point of that measure.
         """
         out: dict[Action, float] = {}
         for c in cards:
             w = world.clone()
             w.apply_action(c, seat)
             playout(w, rng)
-            out[c] = float(game_of(w).solver_class.outcome(w, seat))
+            value = float(game_of(w).solver_class.outcome(w, seat))
+            if contract is not None:
+                value = _contract_outcome(w, seat, contract) + CONTRACT_TIE * value
+            out[c] = value
         return out
 
     def _solve_tricks(self, world: Any) -> int:
@@ -496,7 +573,12 @@ class PimcBot:
         return game_of(world).playout_solve_tricks or 0
 
     def _hybrid_values(
-        self, world: Any, seat: int, cards: tuple[Action, ...], rng: random.Random
+        self,
+        world: Any,
+        seat: int,
+        cards: tuple[Action, ...],
+        rng: random.Random,
+        contract: int | None = None,
     ) -> dict[Action, float] | None:
         """Return each card's value for ``seat``'s player: the deal played out by the
         heuristic after the card until ``solve_tricks`` tricks are left, then the
@@ -504,7 +586,9 @@ class PimcBot:
         solver's ``so_far``); None when the solver gives up on one of them.
 
         Measured as :meth:`_exact_values` and :meth:`_playout_values` measure: the
-        outcome of the hand for ``seat``, up to a constant of the deal.
+        outcome of the hand for ``seat``, up to a constant of the deal; with a
+        ``contract``, +1 or -1 by whether the solver finds the rest reaching
+        ``seat``'s goal (as :meth:`_contract_values`).
         """
         info = game_of(world)
         solver = self._solver(world)
@@ -529,11 +613,28 @@ class PimcBot:
                     a = main[0]
                 w.apply_action(a, s)
             try:
+                if contract is not None and isinstance(solver, QuintusSolver):
+                    out[c] = self._hybrid_contract(solver, w, seat)
+                    continue
                 value = solver.seat_value(w, seat) if not w.is_terminal() else 0
             except SolverLimitError:
                 return None
             out[c] = float(info.solver_class.so_far(w, seat) + value)
         return out
+
+    @staticmethod
+    def _hybrid_contract(solver: QuintusSolver, world: Any, seat: int) -> float:
+        """Return +1 if the rest of ``world``'s hand, solved, reaches ``seat``'s goal
+        under the contract, else -1 (or raise).
+
+        Raises:
+            SolverLimitError: the deal needs more than the solver's ``max_nodes``.
+        """
+        target = solver.target(world)
+        if target is None:
+            raise ValueError("a contract value needs a contract")
+        made = solver.reaches(world, target)
+        return 1.0 if made == (seat == world.quintus) else -1.0
 
     # ----------------------------------------------------------------- Quinto
 
