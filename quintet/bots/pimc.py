@@ -71,7 +71,8 @@ from quintet.cards import card_display
 from quintet.game import Phase
 from quintet.games import GAMES, game_of
 from quintet.quinto import QuintoState
-from quintet.quintus import QuintusState
+from quintet.quintus import QuintusState, teams_of
+from quintet.quintus.rules import settle
 from quintet.solver import QuintoSolver, QuintusSolver, SolverLimitError
 
 #: Budget when neither the constructor nor the view gives one (CPU seconds, samples).
@@ -245,15 +246,23 @@ def _break_tie(
 
 
 def _contract_reason(
-    view: BotView, best: Action, totals: dict[Action, float], n: int, exact: int
+    view: BotView,
+    best: Action,
+    totals: dict[Action, float],
+    n: int,
+    exact: int,
+    split: bool = False,
 ) -> str:
-    """Return why ``best`` was played under a contract: how often it wins it."""
-    quintus = view.seat == getattr(view.obs, "quintus", None)
-    goal = "makes the contract" if quintus else "defeats the contract"
-    share = (totals[best] / n + 1) / 2
+    """Return why ``best`` was played under a contract: how often it wins it (or, by
+    the settlement, what it gains)."""
     how = f"{n} deals that fit what you have seen"
     if exact:
         how += f" ({exact} solved double-dummy)"
+    if split:
+        return f"{card_display(best)} averages {totals[best] / n:+.1f} game points over {how}"
+    quintus = view.seat == getattr(view.obs, "quintus", None)
+    goal = "makes the contract" if quintus else "defeats the contract"
+    share = (totals[best] / n + 1) / 2
     return f"{card_display(best)} {goal} in about {100 * share:.0f}% of {how}"
 
 
@@ -293,6 +302,8 @@ class PimcBot:
         give_up: int = GIVE_UP,
         memory: int = MEMORY,
         solve_tricks: int | None = None,
+        contract: int = 1,
+        split: int = 0,
     ) -> None:
         if max_nodes is not None and max_nodes < 1:
             raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
@@ -313,6 +324,8 @@ class PimcBot:
         if solve_tricks is not None and solve_tricks < 0:
             raise ValueError(f"solve_tricks must be at least 0, not {solve_tricks}")
         self.solve_tricks = solve_tricks
+        self.contract = bool(contract)
+        self.split = bool(split)
         self._tt_bits = tt_bits
         self._solvers: dict[str, QuintoSolver | QuintusSolver] = {}
         #: Per game and position size (tricks still to play), the largest node limit the
@@ -419,7 +432,12 @@ class PimcBot:
     def _play(self, view: BotView, cards: tuple[Action, ...]) -> Action:
         t0 = cpu_clock()
         deadline, samples = self._limits(view)
-        contract = _contract(view.obs)
+        contract = _contract(view.obs) if self.contract else None
+        # A team player's game points also hang on his team's card points against the
+        # other team's (the split of the bid): he values each card by the settlement.
+        split = (
+            contract is not None and self.split and view.seat != getattr(view.obs, "quintus", None)
+        )
         totals = dict.fromkeys(cards, 0.0)
         earlier = dict(self._gave_up)
         n = exact = fallbacks = nodes = 0
@@ -451,6 +469,9 @@ class PimcBot:
                     self._gave_up[key] = max(limit, self._gave_up.get(key, 0))
                 solve_cpu += cpu_clock() - t
                 nodes += solver.nodes
+            if split:
+                made = None if values is None else {c: values[c] < 0 for c in cards}
+                values = self._settled_values(world, view.seat, cards, view.rng, made)
             if values is None and self._solve_tricks(world):
                 values = self._hybrid_values(world, view.seat, cards, view.rng, contract)
             if values is None:
@@ -465,7 +486,7 @@ class PimcBot:
         best = max(cards, key=lambda c: (totals[c], -c))
         if contract is not None:
             best = _break_tie(view, cards, totals, best)
-            self.last_reason = _contract_reason(view, best, totals, n, exact)
+            self.last_reason = _contract_reason(view, best, totals, n, exact, split)
         else:
             self.last_reason = _card_reason(view, best, totals, n, exact)
         return best
@@ -563,6 +584,30 @@ class PimcBot:
             if contract is not None:
                 value = _contract_outcome(w, seat, contract) + CONTRACT_TIE * value
             out[c] = value
+        return out
+
+    @staticmethod
+    def _settled_values(
+        world: Any,
+        seat: int,
+        cards: tuple[Action, ...],
+        rng: random.Random,
+        made: dict[Action, bool] | None,
+    ) -> dict[Action, float]:
+        """Return each card's game points for the team player ``seat`` under the
+        contract: the settlement of the deal played out by the heuristic after it, the
+        contract made or failed as ``made`` says (the solver's answer) when given, else
+        as the playout went.
+        """
+        out: dict[Action, float] = {}
+        for c in cards:
+            w = world.clone()
+            w.apply_action(c, seat)
+            playout(w, rng)
+            qp, ta, tb = w.points()
+            bid = int(w.contract)
+            ok = qp >= bid if made is None else made[c]
+            out[c] = float(settle(bid, ok, (ta, tb), teams_of(w.quintus), w.quintus)[seat])
         return out
 
     def _solve_tricks(self, world: Any) -> int:
