@@ -170,3 +170,45 @@ def test_the_reason_of_a_contract_card_says_how_often_it_wins_the_contract(
     bot.act(view_of(state))
     assert bot.last_reason is not None
     assert "makes the contract in about 100% of 3 deals" in bot.last_reason
+
+
+def test_a_team_player_with_split_values_a_card_by_the_settlement() -> None:
+    """With ``split`` a team player's card is worth the game points the settlement
+    gives him: the contract made or failed as the solver says, the bid's split by the
+    teams' card points of the playout."""
+    from quintet.bots.pimc import playout
+    from quintet.quintus import teams_of
+    from quintet.quintus.rules import settle
+
+    state = after(bidding_first_lead(), 6)
+    seat = state.current_player()
+    assert seat != state.quintus and state.contract is not None
+    world = view_of(state).sample()
+    for c in cards_of(state):
+        w = world.clone()
+        w.apply_action(c, seat)
+        playout(w, random.Random(1))
+        _, a, b = w.points()
+        for made in (True, False):
+            values = PimcBot._settled_values(world, seat, (c,), random.Random(1), {c: made})
+            teams = teams_of(state.quintus)
+            assert values[c] == settle(state.contract, made, (a, b), teams, state.quintus)[seat]
+
+
+def test_split_asks_the_solver_and_settles_for_team_players_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settled: list[int] = []
+    real = PimcBot._settled_values
+
+    def spy(world: Any, seat: int, *rest: Any) -> dict[Action, float]:
+        settled.append(seat)
+        return real(world, seat, *rest)
+
+    monkeypatch.setattr(PimcBot, "_settled_values", staticmethod(spy))
+    targets = stub_reaches(monkeypatch, None)
+    for plays in (0, 6):
+        state = after(bidding_first_lead(), plays)
+        PimcBot(max_nodes=10**9, split=1).act(view_of(state))
+    assert len(targets) == 6
+    assert settled == [after(bidding_first_lead(), 6).current_player()] * 3
