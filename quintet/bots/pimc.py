@@ -304,6 +304,7 @@ class PimcBot:
         solve_tricks: int | None = None,
         contract: int = 1,
         split: int = 0,
+        bid_margin: int = BID_MARGIN,
     ) -> None:
         if max_nodes is not None and max_nodes < 1:
             raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
@@ -326,6 +327,7 @@ class PimcBot:
         self.solve_tricks = solve_tricks
         self.contract = bool(contract)
         self.split = bool(split)
+        self.bid_margin = int(bid_margin)
         self._tt_bits = tt_bits
         self._solvers: dict[str, QuintoSolver | QuintusSolver] = {}
         #: Per game and position size (tricks still to play), the largest node limit the
@@ -793,7 +795,7 @@ class PimcBot:
             sum(p) / len(p) for p in (self._simulate(view, t, "none", None, 8) for t in range(5))
         )
         amount = bid_amount(bids[0])
-        if amount <= best - BID_MARGIN:
+        if amount <= best - self.bid_margin:
             self.last_reason = (
                 f"your hand takes about {best:.0f} points in the simulated deals: enough "
                 f"for the lowest bid, {amount}"
