@@ -22,7 +22,17 @@ measures (Quinto: the side's points minus the other side's; Quintus: the quintus
 points, which the four others minimise), so exact and played-out deals add up. The
 first deal is always valued, whatever the budget, so a decision always returns;
 ``last_samples``, ``last_exact`` and ``last_fallbacks`` say how the last card decision
-went, ``counts`` adds them up. ``exact_tricks`` (off by default) restores the old rule:
+went, ``counts`` adds them up.
+
+Under a contract (the Quintus bidding variant) the quintus gains or loses exactly the
+bid, however far he passes it: a deal is worth +1 to the deciding seat if the card
+reaches its side's goal (the contract made for the quintus, failed for the others) and
+-1 if not. The solver answers that by one null-window search per card
+(``seat_reaches``), much cheaper than the points (more deals are solved early in the
+hand); a played-out deal is thresholded the same way, plus :data:`CONTRACT_TIE` per
+point; cards that tie go to the heuristic's choice. With ``split`` a team player
+values each card by his settlement instead (the solver's made or failed, the split of
+the bid by the teams' card points of a playout). ``exact_tricks`` (off by default) restores the old rule:
 the solver only once at most that many tricks are left, playouts before.
 
 The budget is CPU seconds of the deciding thread (:func:`~quintet.bots.base.cpu_clock`;
@@ -283,7 +293,10 @@ class PimcBot:
     one whose cards are weighed; -1: all) set the inference of each sample.
     ``signals`` 0 never signals (the partner's signals are still read). ``give_up``
     (default :data:`GIVE_UP`): once that many deals of a decision were given up by the
-    solver and none solved, the rest are played out.
+    solver and none solved, the rest are played out. ``contract`` 0 plays a contract
+    for the points, as the base game (1, the default: for the contract); ``split`` 1
+    makes a team player value a card by his settlement; ``bid_margin`` (default
+    :data:`BID_MARGIN`) is what a Quintus bid must clear.
     """
 
     name = "pimc"
@@ -782,7 +795,7 @@ class PimcBot:
         """Bid the lowest bid when the simulated points clear it by a margin, else pass.
 
         The quintus's mean points over sampled deals played out by the heuristic, under
-        his best trump, must reach the lowest legal bid plus :data:`BID_MARGIN`. Bidding
+        his best trump, must reach the lowest legal bid plus ``bid_margin``. Bidding
         the amount of best expected settlement from the same playouts (``B (2p - 1)``)
         was tried and lost: the heuristic's playouts overrate the quintus against real
         defenders, and jump bids made that error costly (docs/bots.md).
