@@ -32,8 +32,10 @@ reaches its side's goal (the contract made for the quintus, failed for the other
 hand); a played-out deal is thresholded the same way, plus :data:`CONTRACT_TIE` per
 point; cards that tie go to the heuristic's choice. With ``split`` a team player
 values each card by his settlement instead (the solver's made or failed, the split of
-the bid by the teams' card points of a playout). ``exact_tricks`` (off by default) restores the old rule:
-the solver only once at most that many tricks are left, playouts before.
+the bid by the teams' card points of a playout).
+
+``exact_tricks`` (off by default) restores the old rule: the solver only once at most
+that many tricks are left, playouts before.
 
 The budget is CPU seconds of the deciding thread (:func:`~quintet.bots.base.cpu_clock`;
 the solver's numba kernels run in that thread), checked between deals.
