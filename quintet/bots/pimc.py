@@ -22,8 +22,20 @@ measures (Quinto: the side's points minus the other side's; Quintus: the quintus
 points, which the four others minimise), so exact and played-out deals add up. The
 first deal is always valued, whatever the budget, so a decision always returns;
 ``last_samples``, ``last_exact`` and ``last_fallbacks`` say how the last card decision
-went, ``counts`` adds them up. ``exact_tricks`` (off by default) restores the old rule:
-the solver only once at most that many tricks are left, playouts before.
+went, ``counts`` adds them up.
+
+Under a contract (the Quintus bidding variant) the quintus gains or loses exactly the
+bid, however far he passes it: a deal is worth +1 to the deciding seat if the card
+reaches its side's goal (the contract made for the quintus, failed for the others) and
+-1 if not. The solver answers that by one null-window search per card
+(``seat_reaches``), much cheaper than the points (more deals are solved early in the
+hand); a played-out deal is thresholded the same way, plus :data:`CONTRACT_TIE` per
+point; cards that tie go to the heuristic's choice. With ``split`` a team player
+values each card by his settlement instead (the solver's made or failed, the split of
+the bid by the teams' card points of a playout).
+
+``exact_tricks`` (off by default) restores the old rule: the solver only once at most
+that many tricks are left, playouts before.
 
 The budget is CPU seconds of the deciding thread (:func:`~quintet.bots.base.cpu_clock`;
 the solver's numba kernels run in that thread), checked between deals.
@@ -71,7 +83,8 @@ from quintet.cards import card_display
 from quintet.game import Phase
 from quintet.games import GAMES, game_of
 from quintet.quinto import QuintoState
-from quintet.quintus import QuintusState
+from quintet.quintus import QuintusState, teams_of
+from quintet.quintus.rules import settle
 from quintet.solver import QuintoSolver, QuintusSolver, SolverLimitError
 
 #: Budget when neither the constructor nor the view gives one (CPU seconds, samples).
@@ -101,6 +114,11 @@ BID_MARGIN: Final = 4
 HYBRID_NODES: Final = 200_000
 #: The smallest node limit of a deal (the last tricks solve in far fewer nodes).
 MIN_NODES: Final = 20_000
+#: With a contract (the Quintus bidding variant) a deal is worth +1 to the side whose
+#: goal it reaches (made for the quintus, failed for the four others) and -1 to the
+#: other; a played-out deal adds this much per point of the solver's measure, to break
+#: ties between cards that win the contract equally often (too small to outweigh one).
+CONTRACT_TIE: Final = 1e-3
 
 _HEURISTIC = HeuristicBot()
 
@@ -211,6 +229,55 @@ def _card_reason(
     )
 
 
+def _contract(obs: Any) -> int | None:
+    """Return the contract a card play is for (the Quintus bidding variant), else None."""
+    contract = getattr(obs, "contract", None)
+    return None if contract is None else int(contract)
+
+
+def _contract_outcome(world: Any, seat: int, contract: int) -> float:
+    """Return +1 if ``world``'s finished hand reached ``seat``'s goal under
+    ``contract`` (made for the quintus, failed for the others), else -1."""
+    made = world.points()[0] >= contract
+    return 1.0 if made == (seat == world.quintus) else -1.0
+
+
+def _break_tie(
+    view: BotView, cards: tuple[Action, ...], totals: dict[Action, float], best: Action
+) -> Action:
+    """Return the heuristic's card when it is among those tied with ``best``, else ``best``.
+
+    Under a contract many cards often win it in exactly as many deals (every one, or
+    none): the solver says nothing more about them, the heuristic's point play does.
+    """
+    tied = [c for c in cards if totals[c] >= totals[best] - 1e-9]
+    if len(tied) < 2:
+        return best
+    choice = _HEURISTIC.act(view)
+    return choice if choice in tied else best
+
+
+def _contract_reason(
+    view: BotView,
+    best: Action,
+    totals: dict[Action, float],
+    n: int,
+    exact: int,
+    split: bool = False,
+) -> str:
+    """Return why ``best`` was played under a contract: how often it wins it (or, by
+    the settlement, what it gains)."""
+    how = f"{n} deals that fit what you have seen"
+    if exact:
+        how += f" ({exact} solved double-dummy)"
+    if split:
+        return f"{card_display(best)} averages {totals[best] / n:+.1f} game points over {how}"
+    quintus = view.seat == getattr(view.obs, "quintus", None)
+    goal = "makes the contract" if quintus else "defeats the contract"
+    share = (totals[best] / n + 1) / 2
+    return f"{card_display(best)} {goal} in about {100 * share:.0f}% of {how}"
+
+
 class PimcBot:
     """Perfect-information Monte Carlo (see the module docstring).
 
@@ -228,7 +295,10 @@ class PimcBot:
     one whose cards are weighed; -1: all) set the inference of each sample.
     ``signals`` 0 never signals (the partner's signals are still read). ``give_up``
     (default :data:`GIVE_UP`): once that many deals of a decision were given up by the
-    solver and none solved, the rest are played out.
+    solver and none solved, the rest are played out. ``contract`` 0 plays a contract
+    for the points, as the base game (1, the default: for the contract); ``split`` 1
+    makes a team player value a card by his settlement; ``bid_margin`` (default
+    :data:`BID_MARGIN`) is what a Quintus bid must clear.
     """
 
     name = "pimc"
@@ -247,6 +317,9 @@ class PimcBot:
         give_up: int = GIVE_UP,
         memory: int = MEMORY,
         solve_tricks: int | None = None,
+        contract: int = 1,
+        split: int = 0,
+        bid_margin: int = BID_MARGIN,
     ) -> None:
         if max_nodes is not None and max_nodes < 1:
             raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
@@ -267,6 +340,9 @@ class PimcBot:
         if solve_tricks is not None and solve_tricks < 0:
             raise ValueError(f"solve_tricks must be at least 0, not {solve_tricks}")
         self.solve_tricks = solve_tricks
+        self.contract = bool(contract)
+        self.split = bool(split)
+        self.bid_margin = int(bid_margin)
         self._tt_bits = tt_bits
         self._solvers: dict[str, QuintoSolver | QuintusSolver] = {}
         #: Per game and position size (tricks still to play), the largest node limit the
@@ -373,6 +449,12 @@ class PimcBot:
     def _play(self, view: BotView, cards: tuple[Action, ...]) -> Action:
         t0 = cpu_clock()
         deadline, samples = self._limits(view)
+        contract = _contract(view.obs) if self.contract else None
+        # A team player's game points also hang on his team's card points against the
+        # other team's (the split of the bid): he values each card by the settlement.
+        split = (
+            contract is not None and self.split and view.seat != getattr(view.obs, "quintus", None)
+        )
         totals = dict.fromkeys(cards, 0.0)
         earlier = dict(self._gave_up)
         n = exact = fallbacks = nodes = 0
@@ -393,7 +475,10 @@ class PimcBot:
                 solver.max_nodes = limit
                 t = cpu_clock()
                 try:
-                    values = self._exact_values(solver, world, view.seat, cards)
+                    if contract is not None and isinstance(solver, QuintusSolver):
+                        values = self._contract_values(solver, world, view.seat, cards)
+                    else:
+                        values = self._exact_values(solver, world, view.seat, cards)
                     exact += 1
                 except SolverLimitError:
                     fallbacks += 1
@@ -401,10 +486,13 @@ class PimcBot:
                     self._gave_up[key] = max(limit, self._gave_up.get(key, 0))
                 solve_cpu += cpu_clock() - t
                 nodes += solver.nodes
+            if split:
+                made = None if values is None else {c: values[c] < 0 for c in cards}
+                values = self._settled_values(world, view.seat, cards, view.rng, made)
             if values is None and self._solve_tricks(world):
-                values = self._hybrid_values(world, view.seat, cards, view.rng)
+                values = self._hybrid_values(world, view.seat, cards, view.rng, contract)
             if values is None:
-                values = self._playout_values(world, view.seat, cards, view.rng)
+                values = self._playout_values(world, view.seat, cards, view.rng, contract)
             for c in cards:
                 totals[c] += values[c]
             n += 1
@@ -413,7 +501,11 @@ class PimcBot:
         self.last_cpu = cpu_clock() - t0
         self.counts.update(decisions=1, samples=n, exact=exact, fallbacks=fallbacks)
         best = max(cards, key=lambda c: (totals[c], -c))
-        self.last_reason = _card_reason(view, best, totals, n, exact)
+        if contract is not None:
+            best = _break_tie(view, cards, totals, best)
+            self.last_reason = _contract_reason(view, best, totals, n, exact, split)
+        else:
+            self.last_reason = _card_reason(view, best, totals, n, exact)
         return best
 
     @staticmethod
@@ -471,21 +563,68 @@ class PimcBot:
         return {c: float(values[c]) for c in cards}
 
     @staticmethod
+    def _contract_values(
+        solver: QuintusSolver, world: Any, seat: int, cards: tuple[Action, ...]
+    ) -> dict[Action, float]:
+        """Return each card's double-dummy value for ``seat``'s player under a contract:
+        +1 if it reaches his side's goal (made for the quintus, failed for the others),
+        -1 if not (or raise).
+
+        Raises:
+            SolverLimitError: the deal needs more than the solver's ``max_nodes``.
+        """
+        reaches = solver.seat_reaches(world, seat)
+        return {c: 1.0 if reaches[c] else -1.0 for c in cards}
+
+    @staticmethod
     def _playout_values(
-        world: Any, seat: int, cards: tuple[Action, ...], rng: random.Random
+        world: Any,
+        seat: int,
+        cards: tuple[Action, ...],
+        rng: random.Random,
+        contract: int | None = None,
     ) -> dict[Action, float]:
         """Return each card's value for ``seat``'s player by heuristic playouts.
 
         Measured as the solver measures, up to a constant of the deal: Quinto, the
         side's hand points minus the other side's; Quintus, the quintus's points (for
-        him) or their negative (for the four others).
+        him) or their negative (for the four others). With a ``contract``, as
+        :meth:`_contract_values` measures (+1 or -1 by the contract), plus
+        :data:`CONTRACT_TIE` per point of that measure.
         """
         out: dict[Action, float] = {}
         for c in cards:
             w = world.clone()
             w.apply_action(c, seat)
             playout(w, rng)
-            out[c] = float(game_of(w).solver_class.outcome(w, seat))
+            value = float(game_of(w).solver_class.outcome(w, seat))
+            if contract is not None:
+                value = _contract_outcome(w, seat, contract) + CONTRACT_TIE * value
+            out[c] = value
+        return out
+
+    @staticmethod
+    def _settled_values(
+        world: Any,
+        seat: int,
+        cards: tuple[Action, ...],
+        rng: random.Random,
+        made: dict[Action, bool] | None,
+    ) -> dict[Action, float]:
+        """Return each card's game points for the team player ``seat`` under the
+        contract: the settlement of the deal played out by the heuristic after it, the
+        contract made or failed as ``made`` says (the solver's answer) when given, else
+        as the playout went.
+        """
+        out: dict[Action, float] = {}
+        for c in cards:
+            w = world.clone()
+            w.apply_action(c, seat)
+            playout(w, rng)
+            qp, ta, tb = w.points()
+            bid = int(w.contract)
+            ok = qp >= bid if made is None else made[c]
+            out[c] = float(settle(bid, ok, (ta, tb), teams_of(w.quintus), w.quintus)[seat])
         return out
 
     def _solve_tricks(self, world: Any) -> int:
@@ -496,7 +635,12 @@ class PimcBot:
         return game_of(world).playout_solve_tricks or 0
 
     def _hybrid_values(
-        self, world: Any, seat: int, cards: tuple[Action, ...], rng: random.Random
+        self,
+        world: Any,
+        seat: int,
+        cards: tuple[Action, ...],
+        rng: random.Random,
+        contract: int | None = None,
     ) -> dict[Action, float] | None:
         """Return each card's value for ``seat``'s player: the deal played out by the
         heuristic after the card until ``solve_tricks`` tricks are left, then the
@@ -504,7 +648,9 @@ class PimcBot:
         solver's ``so_far``); None when the solver gives up on one of them.
 
         Measured as :meth:`_exact_values` and :meth:`_playout_values` measure: the
-        outcome of the hand for ``seat``, up to a constant of the deal.
+        outcome of the hand for ``seat``, up to a constant of the deal; with a
+        ``contract``, +1 or -1 by whether the solver finds the rest reaching
+        ``seat``'s goal (as :meth:`_contract_values`).
         """
         info = game_of(world)
         solver = self._solver(world)
@@ -529,11 +675,28 @@ class PimcBot:
                     a = main[0]
                 w.apply_action(a, s)
             try:
+                if contract is not None and isinstance(solver, QuintusSolver):
+                    out[c] = self._hybrid_contract(solver, w, seat)
+                    continue
                 value = solver.seat_value(w, seat) if not w.is_terminal() else 0
             except SolverLimitError:
                 return None
             out[c] = float(info.solver_class.so_far(w, seat) + value)
         return out
+
+    @staticmethod
+    def _hybrid_contract(solver: QuintusSolver, world: Any, seat: int) -> float:
+        """Return +1 if the rest of ``world``'s hand, solved, reaches ``seat``'s goal
+        under the contract, else -1 (or raise).
+
+        Raises:
+            SolverLimitError: the deal needs more than the solver's ``max_nodes``.
+        """
+        target = solver.target(world)
+        if target is None:
+            raise ValueError("a contract value needs a contract")
+        made = solver.reaches(world, target)
+        return 1.0 if made == (seat == world.quintus) else -1.0
 
     # ----------------------------------------------------------------- Quinto
 
@@ -634,7 +797,7 @@ class PimcBot:
         """Bid the lowest bid when the simulated points clear it by a margin, else pass.
 
         The quintus's mean points over sampled deals played out by the heuristic, under
-        his best trump, must reach the lowest legal bid plus :data:`BID_MARGIN`. Bidding
+        his best trump, must reach the lowest legal bid plus ``bid_margin``. Bidding
         the amount of best expected settlement from the same playouts (``B (2p - 1)``)
         was tried and lost: the heuristic's playouts overrate the quintus against real
         defenders, and jump bids made that error costly (docs/bots.md).
@@ -647,7 +810,7 @@ class PimcBot:
             sum(p) / len(p) for p in (self._simulate(view, t, "none", None, 8) for t in range(5))
         )
         amount = bid_amount(bids[0])
-        if amount <= best - BID_MARGIN:
+        if amount <= best - self.bid_margin:
             self.last_reason = (
                 f"your hand takes about {best:.0f} points in the simulated deals: enough "
                 f"for the lowest bid, {amount}"

@@ -634,3 +634,69 @@ def root_move(hands: np.ndarray, w: int, tt_key: np.ndarray, tt_move: np.ndarray
     if tt_key[slot, 5] != gen:
         return -1
     return code_card(hands, tt_move[slot])
+
+
+@jit
+def child_bound(
+    hands: np.ndarray,
+    trick: np.ndarray,
+    tlen: int,
+    leader: int,
+    ntr: int,
+    c: int,
+    target: int,
+    q: int,
+    trump: int,
+    first: bool,
+    nil: int,
+    failed: bool,
+    bidding: bool,
+    cur: int,
+    bonus: int,
+    tt_key: np.ndarray,
+    tt_lo: np.ndarray,
+    tt_hi: np.ndarray,
+    tt_move: np.ndarray,
+    gen: int,
+    stats: np.ndarray,
+    max_nodes: int,
+) -> int:
+    """Return a fail-soft bound on the value after the player to move plays card ``c``:
+    at least ``target`` exactly when the value reaches it (one null-window search, as
+    :func:`child_value` does the exact value with several)."""
+    p = (leader + tlen) % 5
+    hands[p] ^= 1 << c
+    row = np.zeros(5, dtype=np.int64)
+    for i in range(tlen):
+        row[i] = trick[i]
+    row[tlen] = c
+    if tlen < 4:
+        v = search(
+            hands, row, tlen + 1, leader, ntr, target - 1, target, q, trump, False, nil,
+            failed, bidding, cur, bonus, tt_key, tt_lo, tt_hi, tt_move, gen, stats, max_nodes,
+        )  # fmt: skip
+    else:
+        w = trick_winner(row, leader, trump)
+        m = 0
+        for i in range(5):
+            m |= 1 << row[i]
+        gain = 0
+        now_failed = failed
+        if w == q and not (bidding and nil > 0 and failed):
+            gain = card_points(m) + premium(m)
+            if nil > 0 and not failed and m & BREAKERS:
+                now_failed = True
+                if bidding:
+                    gain = -cur
+        if bidding and nil > 0 and now_failed:
+            v = gain
+        elif ntr == 1:
+            v = gain + (bonus if nil > 0 and not now_failed else 0)
+        else:
+            v = gain + search(
+                hands, row, 0, w, ntr - 1, target - 1 - gain, target - gain, q, trump, False,
+                nil, now_failed, bidding, cur + gain, bonus, tt_key, tt_lo, tt_hi, tt_move,
+                gen, stats, max_nodes,
+            )  # fmt: skip
+    hands[p] ^= 1 << c
+    return v

@@ -1,0 +1,214 @@
+"""pimc in the Quintus bidding variant: the card play is for the contract.
+
+The quintus gains exactly the bid when his points reach it and loses exactly the bid
+otherwise, so a deal is worth +1 or -1 to the seat deciding (made for the quintus,
+defeated for the others), whatever the points beyond. The solver is asked the
+threshold question (``seat_reaches``) and stubbed where a test is about what pimc does
+with the answer.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from quintet.actions import PASS, Action, is_bid, is_signal
+from quintet.bots import BotView, Budget
+from quintet.bots.heuristic import HeuristicBot
+from quintet.bots.pimc import CONTRACT_TIE, PimcBot
+from quintet.quintus import QuintusRules, QuintusState
+from quintet.quintus.state import PLAY
+from quintet.solver import QuintusSolver
+
+
+def bidding_first_lead(seed: int = 1, bid_seat: int = 1) -> QuintusState:
+    """Return a bidding deal at its first card: ``bid_seat`` bids 30, the rest pass."""
+    rng = random.Random(seed)
+    s = QuintusState.deal(QuintusRules(variant="bidding"), 0, rng)
+    while s.phase != PLAY:
+        legal = [a for a in s.legal_actions() if not is_signal(a)]
+        if is_bid(legal[-1]):
+            a = next(a for a in legal if is_bid(a)) if s.current_player() == bid_seat else PASS
+        else:
+            a = rng.choice(legal)
+        s.apply_action(a)
+    return s
+
+
+def base_first_lead(seed: int = 1) -> QuintusState:
+    rng = random.Random(seed)
+    s = QuintusState.deal(QuintusRules(variant="base"), 0, rng)
+    while s.phase != PLAY:
+        s.apply_action(rng.choice([a for a in s.legal_actions() if not is_signal(a)]))
+    return s
+
+
+def after(state: QuintusState, plays: int, seed: int = 2) -> QuintusState:
+    """Return ``state`` after ``plays`` random cards, and more until the seat to play has
+    a choice of cards."""
+    rng = random.Random(seed)
+    for _ in range(plays):
+        state.apply_action(rng.choice(cards_of(state)))
+    while len(cards_of(state)) < 2:
+        state.apply_action(cards_of(state)[0])
+    return state
+
+
+def cards_of(state: QuintusState) -> list[Action]:
+    return [a for a in state.legal_actions(state.current_player()) if not is_signal(a)]
+
+
+def view_of(state: QuintusState, samples: int = 3, seed: int = 3) -> BotView:
+    return BotView.of(
+        state, state.current_player(), random.Random(seed), Budget(iterations=samples)
+    )
+
+
+def stub_reaches(monkeypatch: pytest.MonkeyPatch, favourite: Action | None) -> list[int]:
+    """Make ``move_reaches`` say only ``favourite`` makes the contract (every card when
+    None), and ``move_values`` fail; return the targets asked."""
+    targets: list[int] = []
+
+    def move_reaches(self: Any, state: Any, target: int) -> dict[Action, bool]:
+        targets.append(target)
+        return {c: favourite is None or c == favourite for c in cards_of(state)}
+
+    def move_values(self: Any, state: Any) -> dict[Action, int]:
+        raise AssertionError("a contract's card play asks for points")
+
+    monkeypatch.setattr(QuintusSolver, "move_reaches", move_reaches)
+    monkeypatch.setattr(QuintusSolver, "move_values", move_values)
+    return targets
+
+
+def test_a_contract_card_play_asks_the_solver_for_the_contract_less_the_points_so_far(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = after(bidding_first_lead(), 7)
+    targets = stub_reaches(monkeypatch, None)
+    PimcBot(max_nodes=10**9).act(view_of(state))
+    assert state.contract is not None
+    assert targets == [state.contract - state.points()[0]] * 3
+
+
+@pytest.mark.parametrize("plays", [0, 1, 6, 7])
+def test_each_seat_plays_the_card_that_gets_its_side_of_the_contract(
+    monkeypatch: pytest.MonkeyPatch, plays: int
+) -> None:
+    """The quintus plays the card that makes the contract; the others, with the same
+    answer from the solver, any card but that one."""
+    state = after(bidding_first_lead(), plays)
+    cards = cards_of(state)
+    favourite = cards[len(cards) // 2]
+    stub_reaches(monkeypatch, favourite)
+    action = PimcBot(max_nodes=10**9).act(view_of(state))
+    if state.current_player() == state.quintus:
+        assert action == favourite
+    else:
+        assert action != favourite and action in cards
+
+
+def test_cards_that_win_the_contract_equally_often_go_to_the_heuristic(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = after(bidding_first_lead(), 1)
+    stub_reaches(monkeypatch, None)  # every card: made in every deal
+    view = view_of(state)
+    want = HeuristicBot().act(view_of(state))
+    assert not is_signal(want)
+    assert PimcBot(max_nodes=10**9).act(view) == want
+
+
+def test_the_base_game_card_play_still_asks_for_points(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = after(base_first_lead(), 3)
+
+    def move_reaches(self: Any, state: Any, target: int) -> dict[Action, bool]:
+        raise AssertionError("no contract in the base game")
+
+    monkeypatch.setattr(QuintusSolver, "move_reaches", move_reaches)
+    bot = PimcBot(max_nodes=10**9)
+    assert bot.act(view_of(state)) in cards_of(state)
+    assert bot.last_exact == 3
+
+
+def test_a_played_out_deal_under_a_contract_is_worth_one_either_way_plus_a_tie_break() -> None:
+    state = after(bidding_first_lead(), 5)
+    seat = state.current_player()
+    world = view_of(state).sample()
+    cards = tuple(cards_of(state))
+    contract = state.contract
+    assert contract is not None
+    values = PimcBot._playout_values(world, seat, cards, random.Random(1), contract)
+    assert set(values) == set(cards)
+    for v in values.values():
+        assert abs(abs(v) - 1) <= CONTRACT_TIE * 200
+
+
+def test_the_solved_contract_values_agree_with_the_points_thresholded() -> None:
+    """The values pimc takes from the solver under a contract are the points' values
+    compared with what the quintus still needs (two tricks left: quickly solved)."""
+    state = after(bidding_first_lead(seed=4), 30)
+    solver = QuintusSolver(tt_bits=14)
+    target = QuintusSolver.target(state)
+    assert target is not None
+    points = solver.move_values(state)
+    for seat in range(5):
+        values = PimcBot._contract_values(solver, state, seat, tuple(points))
+        for c, v in values.items():
+            made = points[c] >= target
+            assert v == (1.0 if made == (seat == state.quintus) else -1.0)
+
+
+def test_the_reason_of_a_contract_card_says_how_often_it_wins_the_contract(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = after(bidding_first_lead(), 0)
+    stub_reaches(monkeypatch, None)
+    bot = PimcBot(max_nodes=10**9)
+    bot.act(view_of(state))
+    assert bot.last_reason is not None
+    assert "makes the contract in about 100% of 3 deals" in bot.last_reason
+
+
+def test_a_team_player_with_split_values_a_card_by_the_settlement() -> None:
+    """With ``split`` a team player's card is worth the game points the settlement
+    gives him: the contract made or failed as the solver says, the bid's split by the
+    teams' card points of the playout."""
+    from quintet.bots.pimc import playout
+    from quintet.quintus import teams_of
+    from quintet.quintus.rules import settle
+
+    state = after(bidding_first_lead(), 6)
+    seat = state.current_player()
+    assert seat != state.quintus and state.contract is not None
+    world = view_of(state).sample()
+    for c in cards_of(state):
+        w = world.clone()
+        w.apply_action(c, seat)
+        playout(w, random.Random(1))
+        _, a, b = w.points()
+        for made in (True, False):
+            values = PimcBot._settled_values(world, seat, (c,), random.Random(1), {c: made})
+            teams = teams_of(state.quintus)
+            assert values[c] == settle(state.contract, made, (a, b), teams, state.quintus)[seat]
+
+
+def test_split_asks_the_solver_and_settles_for_team_players_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settled: list[int] = []
+    real = PimcBot._settled_values
+
+    def spy(world: Any, seat: int, *rest: Any) -> dict[Action, float]:
+        settled.append(seat)
+        return real(world, seat, *rest)
+
+    monkeypatch.setattr(PimcBot, "_settled_values", staticmethod(spy))
+    targets = stub_reaches(monkeypatch, None)
+    for plays in (0, 6):
+        state = after(bidding_first_lead(), plays)
+        PimcBot(max_nodes=10**9, split=1).act(view_of(state))
+    assert len(targets) == 6
+    assert settled == [after(bidding_first_lead(), 6).current_player()] * 3
