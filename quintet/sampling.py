@@ -42,12 +42,15 @@ import random
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from math import floor
+from operator import itemgetter
 
 from quintet.cards import CardMask, mask_bits
 from quintet.errors import QuintetError
 
 # The zips here go without ``strict=``: in the loops a deal runs through, the keyword costs
 # more than the loop body (their sequences have equal lengths by construction).
+
+_first = itemgetter(0)
 
 #: ``_BINOM[n][k]``: n choose k, for the sizes a hand or a pool can have.
 _BINOM: list[list[int]] = [[1]]
@@ -561,24 +564,36 @@ class _Prepared:
         self.free = free
         self.free_bits = mask_bits(free)
         plan: _Plan | _Plan1 | _Plan2 | None
+        # One and two classes (most first resamples) are written out: a comprehension costs
+        # more than the rest of their lines.
         if len(cons) == 1:
-            n, elig, _ = cons[0]
+            n, elig, cards = cons[0]
             plan = _Plan1(sizes, elig, n)  # as cheap to make as to look up
+            if not plan.total:
+                raise _impossible()
+            self.plan = plan
+            self.classes = [(mask_bits(cards), plan.target_slots[0])]
+            return
+        cons.sort()  # the fewest cards first: the largest class is counted in closed form
+        if len(cons) == 2:
+            (n0, e0, c0), (n1, e1, c1) = cons
+            key = (tuple(sizes), (e0, e1), (n0, n1))
         else:
-            cons.sort()  # the fewest cards first: the largest class is counted in closed form
-            eligs = tuple([elig for _, elig, _ in cons])
-            key = (tuple(sizes), eligs, tuple([n for n, _, _ in cons]))
-            plan = _plans.get(key)
-            if plan is None:
-                plan = _Plan2(*key) if len(cons) == 2 else _PlanLast2(*key)
-                if len(_plans) >= _MAX_PLANS:
-                    _plans.clear()
-                _plans[key] = plan
+            key = (tuple(sizes), tuple([e for _, e, _ in cons]), tuple([n for n, _, _ in cons]))
+        plan = _plans.get(key)
+        if plan is None:
+            plan = _Plan2(*key) if len(cons) == 2 else _PlanLast2(*key)
+            if len(_plans) >= _MAX_PLANS:
+                _plans.clear()
+            _plans[key] = plan
         if not plan.total:
             raise _impossible()
         self.plan = plan
         where = plan.target_slots
-        self.classes = [(mask_bits(cons[k][2]), where[k]) for k in range(len(cons))]
+        if len(cons) == 2:
+            self.classes = [(mask_bits(c0), where[0]), (mask_bits(c1), where[1])]
+        else:
+            self.classes = [(mask_bits(cons[k][2]), where[k]) for k in range(len(cons))]
 
 
 #: The slots in a bit set of slots, by the set.
@@ -617,7 +632,7 @@ def deal_constrained(
     prep = _prepared.get(key)
     if prep is None:
         n = pool.bit_count()
-        sizes = [size for size, _ in slots]
+        sizes = list(map(_first, slots))  # cheaper than a comprehension
         if sum(sizes) != n:
             raise ImpossibleDealError(f"{n} unseen cards cannot fill slots of sizes {sizes}")
         prep = _Prepared(pool, key[1], sizes)
