@@ -397,14 +397,73 @@ def _frame(m: int, eligs: tuple[tuple[int, ...], ...]) -> _Frame:
     ``eligs`` (three or more classes), with the slots of each target group, each target
     group's group at the next level, and where the level before the last has its groups
     that both, only the first, only the last of the last two classes may use (-1: none).
+
+    Worked out as :func:`_structure` does, in plain loops: a new position's first resample
+    often has a structure not seen before, and comprehensions cost more than their work.
     """
-    groups, targets, links = _structure(m, eligs)
-    target_slots = tuple(tuple(groups[k][g] for g in targets[k]) for k in range(len(eligs)))
-    below = tuple([tuple([links[k][g][1] for g in targets[k]]) for k in range(len(links))])
+    n = len(eligs)
+    pattern = [0] * m
+    bit = 1 << n
+    for elig in eligs:
+        bit >>= 1
+        for j in elig:
+            pattern[j] |= bit
+    groups: list[tuple[tuple[int, ...], ...]] = []
+    targets: list[tuple[int, ...]] = []
+    target_slots: list[tuple[tuple[int, ...], ...]] = []
+    places: list[dict[int, int]] = []
+    level = (1 << n) - 1
+    for _ in range(n):
+        by: dict[int, list[int]] = {}
+        for j in range(m):
+            p = pattern[j] & level
+            if p:
+                if p in by:
+                    by[p].append(j)
+                else:
+                    by[p] = [j]
+        top = (level + 1) >> 1
+        row: list[tuple[int, ...]] = []
+        place: dict[int, int] = {}
+        width = 0
+        for p in sorted(by, reverse=True):
+            place[p] = len(row)
+            row.append(tuple(by[p]))
+            if p & top:
+                width += 1
+        level_groups = tuple(row)
+        groups.append(level_groups)
+        targets.append(tuple(range(width)))
+        target_slots.append(level_groups[:width])
+        places.append(place)
+        level >>= 1
+    links: list[tuple[tuple[int, int], ...]] = []
+    below: list[tuple[int, ...]] = []
+    level = (1 << n) - 1
+    for k in range(n - 1):
+        level >>= 1
+        width = len(targets[k])
+        nxt = places[k + 1]
+        link: list[tuple[int, int]] = []
+        down: list[int] = []
+        for p, g in places[k].items():
+            to = nxt.get(p & level, -1)
+            link.append((g if g < width else -1, to))
+            if g < width:
+                down.append(to)
+        links.append(tuple(link))
+        below.append(tuple(down))
     where = [-1, -1, -1]
-    for g, (t, nxt) in enumerate(links[len(eligs) - 2]):
-        where[(0 if nxt >= 0 else 1) if t >= 0 else 2] = g
-    frame = (groups, targets, links, target_slots, below, (where[0], where[1], where[2]))
+    for g, (t, to) in enumerate(links[n - 2]):
+        where[(0 if to >= 0 else 1) if t >= 0 else 2] = g
+    frame = (
+        tuple(groups),
+        tuple(targets),
+        tuple(links),
+        tuple(target_slots),
+        tuple(below),
+        (where[0], where[1], where[2]),
+    )
     if len(_frames) >= _MAX_PLANS:
         _frames.clear()
     _frames[(m, eligs)] = frame
