@@ -93,3 +93,19 @@ def _plan_key(plan: sampling._Plan) -> Shape:
         if kept is plan:
             return key
     raise AssertionError("the plan is not kept")
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(m=st.integers(1, 6), classes=st.integers(3, 5), data=st.data())
+def test_a_plans_frame_is_the_general_structure(m: int, classes: int, data: Any) -> None:
+    slot_sets = st.lists(st.integers(0, m - 1), min_size=1, max_size=m, unique=True)
+    eligs = tuple(tuple(sorted(data.draw(slot_sets))) for _ in range(classes))
+    sampling._frames.clear()
+    groups, targets, links, target_slots, below, where = sampling._frame(m, eligs)
+    assert (groups, targets, links) == sampling._structure(m, eligs)
+    assert target_slots == tuple(tuple(groups[k][g] for g in targets[k]) for k in range(classes))
+    assert below == tuple(tuple(links[k][g][1] for g in targets[k]) for k in range(classes - 1))
+    # The level before the last: its groups both, only the first, only the last may use.
+    kinds = {(0 if nxt >= 0 else 1) if t >= 0 else 2: g for g, (t, nxt) in enumerate(links[-1])}
+    assert where == tuple(kinds.get(kind, -1) for kind in range(3))
+    assert sampling._frames[(m, eligs)] is not None
