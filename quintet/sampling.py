@@ -634,6 +634,7 @@ class _Prepared:
             self.classes = [(mask_bits(cards), plan.target_slots[0])]
             return
         cons.sort()  # the fewest cards first: the largest class is counted in closed form
+        key: tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]
         if len(cons) == 2:
             (n0, e0, c0), (n1, e1, c1) = cons
             key = (tuple(sizes), (e0, e1), (n0, n1))
