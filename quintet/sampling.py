@@ -42,15 +42,12 @@ import random
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from math import floor
-from operator import itemgetter
 
 from quintet.cards import CardMask, mask_bits
 from quintet.errors import QuintetError
 
 # The zips here go without ``strict=``: in the loops a deal runs through, the keyword costs
 # more than the loop body (their sequences have equal lengths by construction).
-
-_first = itemgetter(0)
 
 #: ``_BINOM[n][k]``: n choose k, for the sizes a hand or a pool can have.
 _BINOM: list[list[int]] = [[1]]
@@ -692,7 +689,7 @@ def deal_constrained(
     prep = _prepared.get(key)
     if prep is None:
         n = pool.bit_count()
-        sizes = list(map(_first, slots))  # cheaper than a comprehension
+        sizes = [size for size, _ in slots]
         if sum(sizes) != n:
             raise ImpossibleDealError(f"{n} unseen cards cannot fill slots of sizes {sizes}")
         prep = _Prepared(pool, key[1], sizes)
