@@ -75,6 +75,8 @@ class HandState:
             for n in slots
         )
         src = f"def clone(self):\n    s = _new(_cls)\n{body}    return s\n"
+        shared = "".join(f"    s.{n} = self.{n}\n" for n in slots)
+        src += f"def _share(self):\n    s = _new(_cls)\n{shared}    return s\n"
         namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
         exec(src, namespace)
         clone = namespace["clone"]
@@ -82,9 +84,17 @@ class HandState:
         clone.__doc__ = "Return an independent copy (history included)."
         cls.clone = clone  # type: ignore[method-assign]
         cls.__copy__ = clone  # type: ignore[attr-defined]
+        share = namespace["_share"]
+        share.__qualname__ = f"{cls.__qualname__}._share"
+        share.__doc__ = "Return a copy sharing this state's lists (for snapshots: never changed)."
+        cls._share = share  # type: ignore[method-assign]
 
     def clone(self) -> Self:  # pragma: no cover - generated for every subclass
         """Return an independent copy (history included)."""
+        raise NotImplementedError
+
+    def _share(self) -> Self:  # pragma: no cover - generated for every subclass
+        """Return a copy sharing this state's lists (for snapshots: never changed)."""
         raise NotImplementedError
 
     def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:  # pragma: no cover
@@ -307,7 +317,9 @@ class HandState:
         (``start``: its hands plus what each seat has played; ``extra``: its unseen extra
         cards, see :meth:`_hidden_extra`)."""
         ctx = self.ctx.fork()
-        snap = self.ctx.snapshot.clone()
+        # A snapshot is never changed (snapshot() hands out copies): the new one shares the
+        # old one's lists, all but its hands.
+        snap = self.ctx.snapshot._share()
         snap.hands = start
         self._base = None  # type: ignore[misc]  # a slot of every subclass
         if extra is not None:

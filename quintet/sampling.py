@@ -22,6 +22,9 @@ place of a slot that may take it: each deal is then the same number of placement
    class go to each group is drawn with probability proportional to the placements it
    leaves possible. The counts depend only on the slot sizes and the class sizes and
    slots, so they are computed once per shape and kept (search repeats a few shapes).
+   The last two classes' ways have a closed form (a sum over how many cards of the first
+   go where both may), and their tables are built only when a draw reaches them: a new
+   position makes a new shape, and its first resample pays for its plan.
 3. Within that, each card takes a place uniformly among the free places of its group
    (a slot with probability proportional to its room), and the free cards fill what is
    left uniformly.
@@ -260,6 +263,210 @@ class _Plan:
         return out
 
 
+class _PlanLast2(_Plan):
+    """:class:`_Plan` for three or more constrained classes: the same draws, for less work.
+
+    The last two classes' ways in a state have :class:`_Plan2`'s closed form,
+    ``sum_v C(A, v) C(B, n - v) C(A + C - v, n_last)`` with ``A``, ``B``, ``C`` the room of
+    the groups both, only the first, only the last of them may use; the totals are kept
+    across plans (different deals share them), and that level's table (cumulative
+    weights, counts, next states) is built only for the states a draw reaches: a plan is
+    made once for each new position, and most of those tables were never drawn from.
+    """
+
+    __slots__ = ("where",)
+
+    def __init__(
+        self,
+        slot_sizes: tuple[int, ...],
+        eligs: tuple[tuple[int, ...], ...],
+        sizes: tuple[int, ...],
+    ) -> None:
+        # As _Plan.__init__ (three or more classes), with what follows from the structure
+        # alone kept with it.
+        frame = _frames.get((len(slot_sizes), eligs))
+        if frame is None:
+            frame = _frame(len(slot_sizes), eligs)
+        self.groups, self.targets, self.links, self.target_slots, self.below, where = frame
+        self.where = (*where, sizes[-2], sizes[-1])
+        self.sizes = sizes
+        self.table = {}
+        start = []
+        for slots in self.groups[0]:
+            room = 0
+            for j in slots:
+                room += slot_sizes[j]
+            start.append(room)
+        self.start = tuple(start)
+        self.total = self._weight(0, self.start)
+
+    def _weight(self, k: int, state: tuple[int, ...]) -> int:
+        """Return the ways classes ``k``.. can choose places in ``state``."""
+        if k != len(self.sizes) - 2:
+            return _Plan._weight(self, k, state)
+        ia, ib, ic, n, n_last = self.where
+        a = state[ia] if ia >= 0 else 0
+        b = state[ib] if ib >= 0 else 0
+        c = state[ic] if ic >= 0 else 0
+        key = (a, b, c, n, n_last)
+        total = _pair_ways.get(key)
+        if total is None:
+            total = 0
+            binom = _BINOM
+            for v in range(max(0, n - b), min(n, a) + 1):
+                room = a + c - v
+                if n_last <= room:
+                    total += binom[a][v] * binom[b][n - v] * binom[room][n_last]
+            if len(_pair_ways) >= _MAX_PLANS:
+                _pair_ways.clear()
+            _pair_ways[key] = total
+        return total
+
+    def _last_entry(self, state: tuple[int, ...]) -> _Entry:
+        """Return the table entry of the level before the last in ``state`` (as
+        :meth:`_Plan._weight` builds it: the first class's counts over its groups, both
+        then first only, each with the room left to the last class)."""
+        ia, ib, ic, n, n_last = self.where
+        a = state[ia] if ia >= 0 else 0
+        c = state[ic] if ic >= 0 else 0
+        binom = _BINOM
+        cums: list[int] = []
+        counts: list[tuple[int, ...]] = []
+        nexts: list[tuple[int, ...]] = []
+        total = 0
+        if ib < 0:  # every card of the class in the group both may use
+            room = a + c - n
+            if n <= a and n_last <= room:
+                cums.append(binom[a][n] * binom[room][n_last])
+                counts.append((n,))
+                nexts.append((room,))
+        elif ia < 0:  # every card in the group only the first may use
+            b = state[ib]
+            if n <= b and n_last <= c:
+                cums.append(binom[b][n] * binom[c][n_last])
+                counts.append((n,))
+                nexts.append((c,))
+        else:
+            b = state[ib]
+            for v in range(max(0, n - b), min(n, a) + 1):
+                room = a + c - v
+                if n_last <= room:
+                    total += binom[a][v] * binom[b][n - v] * binom[room][n_last]
+                    cums.append(total)
+                    counts.append((v, n - v))
+                    nexts.append((room,))
+        return (cums, counts, nexts)
+
+    def draw(self, rng: random.Random) -> list[tuple[int, ...]]:
+        state = self.start
+        out = []
+        table = self.table
+        for k in range(len(self.sizes) - 1):
+            entry = table.get((k, state))
+            if entry is None:  # the level before the last, first drawn from here
+                entry = table[(k, state)] = self._last_entry(state)
+            cums, counts, nexts = entry
+            i = 0 if len(cums) == 1 else bisect_right(cums, rng.randrange(cums[-1]))
+            out.append(counts[i])
+            state = nexts[i]
+        out.append((self.sizes[-1],))
+        return out
+
+
+#: The last two classes' ways (:meth:`_PlanLast2._weight`), by ``(A, B, C, n, n_last)``.
+_pair_ways: dict[tuple[int, int, int, int, int], int] = {}
+
+
+#: A plan's structure with what follows from it (:func:`_frame`), by ``(m, eligs)``.
+_Frame = tuple[
+    tuple[tuple[tuple[int, ...], ...], ...],
+    tuple[tuple[int, ...], ...],
+    tuple[tuple[tuple[int, int], ...], ...],
+    tuple[tuple[tuple[int, ...], ...], ...],
+    tuple[tuple[int, ...], ...],
+    tuple[int, int, int],
+]
+_frames: dict[tuple[int, tuple[tuple[int, ...], ...]], _Frame] = {}
+
+
+def _frame(m: int, eligs: tuple[tuple[int, ...], ...]) -> _Frame:
+    """Return (and keep) :func:`_structure`'s groups, targets and links for ``m`` slots and
+    ``eligs`` (three or more classes), with the slots of each target group, each target
+    group's group at the next level, and where the level before the last has its groups
+    that both, only the first, only the last of the last two classes may use (-1: none).
+
+    Worked out as :func:`_structure` does, in plain loops: a new position's first resample
+    often has a structure not seen before, and comprehensions cost more than their work.
+    """
+    n = len(eligs)
+    pattern = [0] * m
+    bit = 1 << n
+    for elig in eligs:
+        bit >>= 1
+        for j in elig:
+            pattern[j] |= bit
+    groups: list[tuple[tuple[int, ...], ...]] = []
+    targets: list[tuple[int, ...]] = []
+    target_slots: list[tuple[tuple[int, ...], ...]] = []
+    places: list[dict[int, int]] = []
+    level = (1 << n) - 1
+    for _ in range(n):
+        by: dict[int, list[int]] = {}
+        for j in range(m):
+            p = pattern[j] & level
+            if p:
+                if p in by:
+                    by[p].append(j)
+                else:
+                    by[p] = [j]
+        top = (level + 1) >> 1
+        row: list[tuple[int, ...]] = []
+        place: dict[int, int] = {}
+        width = 0
+        for p in sorted(by, reverse=True):
+            place[p] = len(row)
+            row.append(tuple(by[p]))
+            if p & top:
+                width += 1
+        level_groups = tuple(row)
+        groups.append(level_groups)
+        targets.append(tuple(range(width)))
+        target_slots.append(level_groups[:width])
+        places.append(place)
+        level >>= 1
+    links: list[tuple[tuple[int, int], ...]] = []
+    below: list[tuple[int, ...]] = []
+    level = (1 << n) - 1
+    for k in range(n - 1):
+        level >>= 1
+        width = len(targets[k])
+        nxt = places[k + 1]
+        link: list[tuple[int, int]] = []
+        down: list[int] = []
+        for p, g in places[k].items():
+            to = nxt.get(p & level, -1)
+            link.append((g if g < width else -1, to))
+            if g < width:
+                down.append(to)
+        links.append(tuple(link))
+        below.append(tuple(down))
+    where = [-1, -1, -1]
+    for g, (t, to) in enumerate(links[n - 2]):
+        where[(0 if to >= 0 else 1) if t >= 0 else 2] = g
+    frame = (
+        tuple(groups),
+        tuple(targets),
+        tuple(links),
+        tuple(target_slots),
+        tuple(below),
+        (where[0], where[1], where[2]),
+    )
+    if len(_frames) >= _MAX_PLANS:
+        _frames.clear()
+    _frames[(m, eligs)] = frame
+    return frame
+
+
 class _Plan1:
     """:class:`_Plan` for one constrained class, in closed form: ``C(room, size)`` ways."""
 
@@ -413,24 +620,37 @@ class _Prepared:
         self.free = free
         self.free_bits = mask_bits(free)
         plan: _Plan | _Plan1 | _Plan2 | None
+        # One and two classes (most first resamples) are written out: a comprehension costs
+        # more than the rest of their lines.
         if len(cons) == 1:
-            n, elig, _ = cons[0]
+            n, elig, cards = cons[0]
             plan = _Plan1(sizes, elig, n)  # as cheap to make as to look up
+            if not plan.total:
+                raise _impossible()
+            self.plan = plan
+            self.classes = [(mask_bits(cards), plan.target_slots[0])]
+            return
+        cons.sort()  # the fewest cards first: the largest class is counted in closed form
+        key: tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]
+        if len(cons) == 2:
+            (n0, e0, c0), (n1, e1, c1) = cons
+            key = (tuple(sizes), (e0, e1), (n0, n1))
         else:
-            cons.sort()  # the fewest cards first: the largest class is counted in closed form
-            eligs = tuple([elig for _, elig, _ in cons])
-            key = (tuple(sizes), eligs, tuple([n for n, _, _ in cons]))
-            plan = _plans.get(key)
-            if plan is None:
-                plan = _Plan2(*key) if len(cons) == 2 else _Plan(*key)
-                if len(_plans) >= _MAX_PLANS:
-                    _plans.clear()
-                _plans[key] = plan
+            key = (tuple(sizes), tuple([e for _, e, _ in cons]), tuple([n for n, _, _ in cons]))
+        plan = _plans.get(key)
+        if plan is None:
+            plan = _Plan2(*key) if len(cons) == 2 else _PlanLast2(*key)
+            if len(_plans) >= _MAX_PLANS:
+                _plans.clear()
+            _plans[key] = plan
         if not plan.total:
             raise _impossible()
         self.plan = plan
         where = plan.target_slots
-        self.classes = [(mask_bits(cons[k][2]), where[k]) for k in range(len(cons))]
+        if len(cons) == 2:
+            self.classes = [(mask_bits(c0), where[0]), (mask_bits(c1), where[1])]
+        else:
+            self.classes = [(mask_bits(cons[k][2]), where[k]) for k in range(len(cons))]
 
 
 #: The slots in a bit set of slots, by the set.
