@@ -77,14 +77,14 @@ CONSERVATIVE_Z: Final = 3.0
 #: The ladder's ratings (Elo scale) of each game's levels, and where they were measured
 #: (docs/bots.md, "The ladder"). Each game's variants share its ladder.
 LADDERS: Final[Mapping[str, Mapping[str, float]]] = {
-    # Quinto (partnership), 100 deals a pair, at commit 8b000cd.
-    "quinto": {"random": 0, "heuristic": 295, "ismcts": 561, "pimc": 583, "pimc-2026": 598},
-    # Quintus (base), 30 deals a pair, at commit 9280625.
-    "quintus": {"random": 0, "pimc": 82, "heuristic": 248, "ismcts": 303},
+    # Quinto (partnership), 100 deals a pair, at commit 39560ae (docs/bots.md).
+    "quinto": {"random": 0, "heuristic": 318, "ismcts": 586, "pimc-2026": 590, "pimc": 611},
+    # Quintus (base), 30 deals a pair, at commit 9cbd47a (docs/bots.md).
+    "quintus": {"random": 0, "pimc-2026": 150, "heuristic": 266, "ismcts": 292, "pimc": 429},
 }
 LADDER_SOURCES: Final[Mapping[str, str]] = {
-    "quinto": "Quinto (partnership) ladder, commit 8b000cd",
-    "quintus": "Quintus (base) ladder, commit 9280625",
+    "quinto": "Quinto (partnership) ladder, commit 39560ae",
+    "quintus": "Quintus (base) ladder, commit 9cbd47a",
 }
 
 
