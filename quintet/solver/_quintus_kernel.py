@@ -560,6 +560,34 @@ def mtdf(
 
 
 @jit
+def trick_end(
+    row: np.ndarray,
+    leader: int,
+    q: int,
+    trump: int,
+    nil: int,
+    failed: bool,
+    bidding: bool,
+    cur: int,
+) -> tuple[int, int, bool]:
+    """Return a completed trick's winner, what it gains the quintus (his points so far
+    ``cur`` lost when it breaks a bidding nil) and whether nil has failed after it."""
+    w = trick_winner(row, leader, trump)
+    m = 0
+    for i in range(5):
+        m |= 1 << row[i]
+    gain = 0
+    now_failed = failed
+    if w == q and not (bidding and nil > 0 and failed):
+        gain = card_points(m) + premium(m)
+        if nil > 0 and not failed and m & BREAKERS:
+            now_failed = True
+            if bidding:
+                gain = -cur
+    return w, gain, now_failed
+
+
+@jit
 def child_value(
     hands: np.ndarray,
     trick: np.ndarray,
@@ -597,18 +625,7 @@ def child_value(
             bidding, cur, bonus, tt_key, tt_lo, tt_hi, tt_move, gen, stats, max_nodes,
         )  # fmt: skip
     else:
-        w = trick_winner(row, leader, trump)
-        m = 0
-        for i in range(5):
-            m |= 1 << row[i]
-        gain = 0
-        now_failed = failed
-        if w == q and not (bidding and nil > 0 and failed):
-            gain = card_points(m) + premium(m)
-            if nil > 0 and not failed and m & BREAKERS:
-                now_failed = True
-                if bidding:
-                    gain = -cur
+        w, gain, now_failed = trick_end(row, leader, q, trump, nil, failed, bidding, cur)
         if bidding and nil > 0 and now_failed:
             v = gain
         elif ntr == 1:
@@ -676,18 +693,7 @@ def child_bound(
             failed, bidding, cur, bonus, tt_key, tt_lo, tt_hi, tt_move, gen, stats, max_nodes,
         )  # fmt: skip
     else:
-        w = trick_winner(row, leader, trump)
-        m = 0
-        for i in range(5):
-            m |= 1 << row[i]
-        gain = 0
-        now_failed = failed
-        if w == q and not (bidding and nil > 0 and failed):
-            gain = card_points(m) + premium(m)
-            if nil > 0 and not failed and m & BREAKERS:
-                now_failed = True
-                if bidding:
-                    gain = -cur
+        w, gain, now_failed = trick_end(row, leader, q, trump, nil, failed, bidding, cur)
         if bidding and nil > 0 and now_failed:
             v = gain
         elif ntr == 1:
