@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from quintet.actions import PASS, Action, is_bid, is_signal
+from quintet.actions import NIL_CLOSED, NIL_OPEN, PASS, Action, bid_amount, is_bid, is_signal
 from quintet.bots import BotView, Budget
 from quintet.bots.heuristic import HeuristicBot
 from quintet.bots.pimc import CONTRACT_TIE, PimcBot
 from quintet.quintus import QuintusRules, QuintusState
-from quintet.quintus.state import PLAY
+from quintet.quintus.state import NIL, PLAY, TRUMP
 from quintet.solver import QuintusSolver
 
 
@@ -212,3 +212,87 @@ def test_split_asks_the_solver_and_settles_for_team_players_only(
         PimcBot(max_nodes=10**9, split=1).act(view_of(state))
     assert len(targets) == 6
     assert settled == [after(bidding_first_lead(), 6).current_player()] * 3
+
+
+# ------------------------------------------------------------------ nil_bid
+
+
+def low_hand_auction(contract_bid: bool = False) -> QuintusState:
+    """A bidding deal (dealer 0) where seat 1, first to bid, holds the 5 and 6 of every
+    suit: he can never win a trick holding a J, Q, K or ace, so a nil is sure. With
+    ``contract_bid`` he bids 30 and the others pass (the hand then asks for trump)."""
+    low = [s * 13 + r for s in range(4) for r in (3, 4)]  # the 5s and 6s
+    rest = [s * 13 + r for s in range(4) for r in range(5, 13)]
+    random.Random(4).shuffle(rest)
+    hands = [0] * 5
+    hands[1] = sum(1 << c for c in low)
+    for i, seat in enumerate((0, 2, 3, 4)):
+        hands[seat] = sum(1 << c for c in rest[8 * i : 8 * i + 8])
+    s = QuintusState.new(QuintusRules(variant="bidding"), 0, hands)
+    if contract_bid:
+        s.apply_action(next(a for a in s.legal_actions() if is_bid(a)), 1)
+        for seat in (2, 3, 4, 0):
+            s.apply_action(PASS, seat)
+    return s
+
+
+def test_nil_bid_bids_a_contract_a_sure_nil_makes_and_the_points_rule_does_not() -> None:
+    """A hand of the lowest cards takes no points (the points rule passes), but its nil
+    makes 30 (the nil's bonus is 38) in every simulated deal: ``nil_bid`` bids."""
+    state = low_hand_auction()
+    assert state.current_player() == 1
+    assert PimcBot().act(view_of(state, samples=6)) == PASS
+    bot = PimcBot(nil_bid=60)
+    action = bot.act(view_of(state, samples=6))
+    assert is_bid(action) and bid_amount(action) == 30
+    assert bot.last_reason is not None and "nil makes 30 in 100%" in bot.last_reason
+
+
+def test_nil_bid_names_a_nil_trump_and_declares_the_nil() -> None:
+    """Under the 30 he bid for a nil, his trump is one a nil names (his shortest suit or
+    sans atout, worth the nil's chance) and he then declares a nil."""
+    state = low_hand_auction(contract_bid=True)
+    assert state.phase == TRUMP and state.contract == 30
+    bot = PimcBot(nil_bid=60)
+    trump = bot.act(view_of(state, samples=6))
+    state.apply_action(trump, 1)
+    assert state.phase == NIL
+    assert bot.act(view_of(state, samples=6)) in (NIL_CLOSED, NIL_OPEN)
+
+
+def test_nil_bid_weighs_only_the_nils_whose_bonus_reaches_the_bid() -> None:
+    """A closed nil is worth 38 in the bidding game, an open one 46: a bid of 40 can be
+    made by an open nil only, 48 by none; without ``nil_bid`` no nil is weighed."""
+    view = view_of(low_hand_auction())
+    bot = PimcBot(nil_bid=60)
+    assert {k for _, k in bot._nil_options(view, 38)} == {"closed", "open"}
+    assert {k for _, k in bot._nil_options(view, 40)} == {"open"}
+    assert bot._nil_options(view, 48) == []
+    assert PimcBot()._nil_options(view, 30) == []
+    # The trumps: the shortest suit (all hold two: the lowest highest card, spades) and NT.
+    assert {t for t, _ in bot._nil_options(view, 30)} == {0, 4}
+
+
+def test_a_bid_with_nil_bid_shares_the_same_budget_among_more_options(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The nils weighed take their share of the bid's budget: the options simulated
+    together take five sixths of it, as the five trumps alone do without ``nil_bid``."""
+    shares: list[float] = []
+    real = PimcBot._simulate
+
+    def spy(self: PimcBot, *args: Any, share: float = 1 / 6, **kw: Any) -> list[float]:
+        shares.append(share)
+        return real(self, *args, share=share, **kw)
+
+    monkeypatch.setattr(PimcBot, "_simulate", spy)
+    PimcBot(nil_bid=60).act(view_of(low_hand_auction(), samples=2))
+    assert len(shares) == 9 and sum(shares) == pytest.approx(5 / 6)
+    shares.clear()
+    PimcBot().act(view_of(low_hand_auction(), samples=2))
+    assert len(shares) == 5 and sum(shares) == pytest.approx(5 / 6)
+
+
+def test_nil_bid_must_be_a_percentage() -> None:
+    with pytest.raises(ValueError, match="nil_bid must be a percentage"):
+        PimcBot(nil_bid=101)

@@ -79,12 +79,12 @@ from quintet.actions import (
 from quintet.bots.base import BotView, cpu_clock
 from quintet.bots.heuristic import HeuristicBot, quinto_strength, signal_strength
 from quintet.bots.inference import EPSILON, MEMORY, likelihood, pick
-from quintet.cards import card_display
+from quintet.cards import card_display, suit_cards
 from quintet.game import Phase
 from quintet.games import GAMES, game_of
 from quintet.quinto import QuintoState
 from quintet.quintus import QuintusState, teams_of
-from quintet.quintus.rules import settle
+from quintet.quintus.rules import NIL_BONUS, settle
 from quintet.solver import QuintoSolver, QuintusSolver, SolverLimitError
 
 #: Budget when neither the constructor nor the view gives one (CPU seconds, samples).
@@ -298,7 +298,9 @@ class PimcBot:
     solver and none solved, the rest are played out. ``contract`` 0 plays a contract
     for the points, as the base game (1, the default: for the contract); ``split`` 1
     makes a team player value a card by his settlement; ``bid_margin`` (default
-    :data:`BID_MARGIN`) is what a Quintus bid must clear.
+    :data:`BID_MARGIN`) is what a Quintus bid must clear; ``nil_bid`` (a percentage, 0:
+    off) also bids a contract a nil would make (at most the nil's bonus) when it is made
+    in at least that share of the simulated deals.
     """
 
     name = "pimc"
@@ -320,6 +322,7 @@ class PimcBot:
         contract: int = 1,
         split: int = 0,
         bid_margin: int = BID_MARGIN,
+        nil_bid: int = 0,
     ) -> None:
         if max_nodes is not None and max_nodes < 1:
             raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
@@ -343,6 +346,9 @@ class PimcBot:
         self.contract = bool(contract)
         self.split = bool(split)
         self.bid_margin = int(bid_margin)
+        if not 0 <= nil_bid <= 100:
+            raise ValueError(f"nil_bid must be a percentage from 0 to 100, not {nil_bid}")
+        self.nil_bid = int(nil_bid)
         self._tt_bits = tt_bits
         self._solvers: dict[str, QuintoSolver | QuintusSolver] = {}
         #: Per game and position size (tricks still to play), the largest node limit the
@@ -750,19 +756,20 @@ class PimcBot:
         contract: int | None,
         n: int,
         relative: bool = False,
+        share: float = 1 / 6,
     ) -> list[float]:
         """Return the quintus's points in ``n`` sampled deals played out by the heuristic.
 
         ``relative``: his points less the mean of the four others' (each team member
         scores his team's points), what he plays for in the base game's ledger: a failed
-        nil costs him the teams' bonus, which his own points do not show.
+        nil costs him the teams' bonus, which his own points do not show. It stops
+        after ``share`` of the budget (a samples-only budget: after ``n`` deals).
         """
         seat = view.seat
         out = []
         end, _ = self._limits(view)
-        # Each simulated option gets a sixth of the budget (a samples-only budget: none).
         now = cpu_clock()
-        deadline = now + (end - now) / 6
+        deadline = now + (end - now) * share
         for i in range(n):
             if i and cpu_clock() > deadline:
                 break
@@ -784,13 +791,22 @@ class PimcBot:
         return out
 
     def _trump_values(self, view: BotView, contract: int | None) -> list[float]:
+        # Each option simulated gets an equal share of five sixths of the budget.
+        nils = self._nil_options(view, contract) if contract is not None else []
+        share = 5 / 6 / (5 + len(nils))
         values = []
         for t in range(5):
-            pts = self._simulate(view, t, "none", contract, 12, relative=contract is None)
+            pts = self._simulate(
+                view, t, "none", contract, 12, relative=contract is None, share=share
+            )
             if contract is None:
                 values.append(sum(pts) / len(pts))
             else:
                 values.append(sum(1 for p in pts if p >= contract) / len(pts))
+        if contract is not None:
+            # A contract a nil can make: the nil's trumps are worth that nil's chance.
+            for chance, t, _ in self._nil_chances(view, contract, nils, share):
+                values[t] = max(values[t], chance)
         return values
 
     def _bid(self, view: BotView, main: tuple[Action, ...]) -> Action:
@@ -806,21 +822,60 @@ class PimcBot:
         if not bids:
             self.last_reason = "no bid is possible"
             return PASS
-        best = max(
-            sum(p) / len(p) for p in (self._simulate(view, t, "none", None, 8) for t in range(5))
-        )
         amount = bid_amount(bids[0])
+        # Each option simulated gets an equal share of five sixths of the budget.
+        nils = self._nil_options(view, amount)
+        share = 5 / 6 / (5 + len(nils))
+        best = max(
+            sum(p) / len(p)
+            for p in (self._simulate(view, t, "none", None, 8, share=share) for t in range(5))
+        )
         if amount <= best - self.bid_margin:
             self.last_reason = (
                 f"your hand takes about {best:.0f} points in the simulated deals: enough "
                 f"for the lowest bid, {amount}"
             )
             return bids[0]
+        if nils:
+            chances = self._nil_chances(view, amount, nils, share)
+            if max(chances)[0] * 100 >= self.nil_bid:
+                chance, _, kind = max(chances)
+                self.last_reason = (
+                    f"a {kind} nil makes {amount} in {chance:.0%} of the simulated deals: "
+                    f"enough for the lowest bid"
+                )
+                return bids[0]
         self.last_reason = (
             f"your hand takes about {best:.0f} points in the simulated deals: not enough for "
             f"{amount} (the bid must be made, or it is paid)"
         )
         return PASS
+
+    def _nil_options(self, view: BotView, contract: int) -> list[tuple[int, str]]:
+        """Return the (trump, nil kind) a contract of ``contract`` may be made by with
+        ``nil_bid`` on: each nil whose bonus reaches it, under the trumps a nil would
+        name (the suit the hand holds fewest of, the lowest highest card on a tie, and
+        sans atout)."""
+        if not self.nil_bid:
+            return []
+        bonus = NIL_BONUS["bidding"]
+        kinds = [k for k, b in zip(("closed", "open"), bonus, strict=True) if contract <= b]
+        if not kinds:
+            return []
+        hand = view.obs.hands[view.seat] or 0  # his own hand: always shown
+        short = min(range(4), key=lambda t: (len(suit_cards(hand, t)), suit_cards(hand, t)[-1:]))
+        return [(trump, kind) for trump in (short, 4) for kind in kinds]
+
+    def _nil_chances(
+        self, view: BotView, contract: int, options: list[tuple[int, str]], share: float
+    ) -> list[tuple[float, int, str]]:
+        """Return (the share of simulated deals in which it makes ``contract``, trump,
+        nil kind) for each of ``options`` (:meth:`_nil_options`)."""
+        out = []
+        for trump, kind in options:
+            pts = self._simulate(view, trump, kind, contract, 12, share=share)
+            out.append((sum(1 for p in pts if p >= contract) / len(pts), trump, kind))
+        return out
 
     def _nil(self, view: BotView, main: tuple[Action, ...], obs: Any) -> Action:
         trump = 4 if obs.trump == "NT" else "SCDH".index(obs.trump)
