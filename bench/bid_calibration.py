@@ -21,6 +21,7 @@ be. CPU time only matters for speed here; nothing is timed.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import statistics
@@ -106,6 +107,13 @@ def main(argv: list[str] | None = None) -> int:
     made = sum(1 for r in rows if r[2] >= r[3])
     mean_bid = statistics.fmean(r[3] for r in rows)
     print(f"contracts made: {made}/{n} ({made / n:.0%}); mean bid {mean_bid:.1f}")
+    print("estimate - bid (common deals): contracts, made")
+    edges = [-99, -4, 0, 4, 8, 12, 16, 24, 999]
+    for lo, hi in itertools.pairwise(edges):
+        sel = [r for r in rows if lo <= r[0] - r[3] < hi]
+        if sel:
+            ok = sum(1 for r in sel if r[2] >= r[3])
+            print(f"  [{lo:>3}, {hi:>3}): {len(sel):>4}, {ok / len(sel):.0%}")
     print("margin m: of the contracts whose common estimate cleared the bid by >= m, made")
     for m in (0, 2, 4, 6, 8, 10, 12, 16):
         sel = [r for r in rows if r[0] - r[3] >= m]

@@ -19,6 +19,15 @@ action the moment it is their turn (and say ``next`` after each hand), and measu
   client.
 
 Run: ``.venv/bin/python bench/server_load.py`` (``--tables 10,100,500 --seconds 10``).
+
+By default every client acts the moment it may (closed loop, no pause): the server is
+saturated, so an action waits behind every other table's and its latency is mostly
+queueing, about ``N`` times the server's CPU per action; the echo's likewise, ``N`` times
+its CPU per round trip. Their p99 ratio is then close to the ratio of the two CPU costs.
+``--think S`` makes each player (and each echo client) wait about ``S`` seconds before
+acting (uniformly 0.5 S to 1.5 S), an offered load below saturation, as at a real site:
+the latencies then show the time an action takes through the server more than the
+queue.
 All clients run in this one process (uvloop when available): on a 2-core machine the
 server and the clients share the two cores. The server takes a scripted player's pace
 (its per-connection message rate raised: ``--set rate=...``).
@@ -91,9 +100,10 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def echo_floor(
-    url: str, clients: int, seconds: float, pid: int, size: int = 1000
+    url: str, clients: int, seconds: float, pid: int, size: int = 1000, think: float = 0.0
 ) -> tuple[list[float], float]:
-    """Run ``clients`` closed-loop echo clients for ``seconds``.
+    """Run ``clients`` closed-loop echo clients for ``seconds``, each waiting ``think``
+    seconds before each round trip.
 
     Returns the round-trip times and the server's CPU seconds per round trip.
     """
@@ -116,6 +126,8 @@ async def echo_floor(
         try:
             await go.wait()
             while time.perf_counter() < stop:
+                if think:
+                    await asyncio.sleep(think * (0.5 + random.random()))
                 t = time.perf_counter()
                 await ws.send(payload)
                 await ws.recv()
@@ -165,8 +177,10 @@ async def seat_client(
     stop: asyncio.Event,
     ready: Any,
     sem: asyncio.Semaphore,
+    think: float = 0.0,
 ) -> None:
-    """Take ``seat`` and play a legal action whenever it is this seat's turn."""
+    """Take ``seat`` and play a legal action whenever it is this seat's turn, after
+    ``think`` seconds on average (uniform between half and one and a half times it)."""
     rng = random.Random(seat)
     async with sem:
         ws = await websockets.connect(
@@ -226,6 +240,8 @@ async def seat_client(
                 if status == "playing" and legal:
                     action = legal[0] if hand["phase"] != "play" else rng.choice(legal)
                     legal = []  # sent: wait for the next message
+                    if think:
+                        await asyncio.sleep(think * (0.5 + rng.random()))
                     table.sent[seq + 1] = (time.perf_counter(), seat)
                     if stats.measuring:
                         stats.actions += 1
@@ -236,7 +252,12 @@ async def seat_client(
 
 
 async def run_tables(
-    server: ServerProcess, n: int, seconds: float, warmup: float, sample: bool = False
+    server: ServerProcess,
+    n: int,
+    seconds: float,
+    warmup: float,
+    sample: bool = False,
+    think: float = 0.0,
 ) -> JSON:
     """Open ``n`` tables of four scripted clients; measure for ``seconds``."""
     async with httpx.AsyncClient(base_url=server.http, timeout=60) as http:
@@ -266,7 +287,7 @@ async def run_tables(
     sem = asyncio.Semaphore(100)
 
     tasks = [
-        asyncio.create_task(seat_client(server.ws, t, s, stats, stop, ready, sem))
+        asyncio.create_task(seat_client(server.ws, t, s, stats, stop, ready, sem, think))
         for t in tables
         for s in range(4)
     ]
@@ -320,9 +341,9 @@ async def main_async(args: argparse.Namespace, server: ServerProcess) -> list[JS
     )
     rows = []
     for n in args.tables:
-        echo, echo_cpu = await echo_floor(echo_url, n, args.seconds, pid)
+        echo, echo_cpu = await echo_floor(echo_url, n, args.seconds, pid, think=args.think)
         signals = bool(args.sample or os.environ.get("QUINTET_BENCH_SIGNALS"))
-        row = await run_tables(server, n, args.seconds, args.warmup, signals)
+        row = await run_tables(server, n, args.seconds, args.warmup, signals, args.think)
         row["echo_median_ms"] = pct(echo, 0.5)
         row["echo_p99_ms"] = pct(echo, 0.99)
         row["echo_cpu_ms"] = 1000 * echo_cpu
@@ -350,6 +371,13 @@ def main() -> None:
     p.add_argument("--tables", default="10,100,500", help="comma-separated N")
     p.add_argument("--seconds", type=float, default=10.0, help="measuring time per N")
     p.add_argument("--warmup", type=float, default=2.0)
+    p.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds a player (and an echo client) waits before acting, on average "
+        "(default 0: as fast as the server answers)",
+    )
     p.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
     p.add_argument("--json", default=None, help="write the results to this file")
     p.add_argument("--profile", default=None, help="run the server under cProfile: its stats")
