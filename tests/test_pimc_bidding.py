@@ -17,7 +17,7 @@ import pytest
 from quintet.actions import NIL_CLOSED, NIL_OPEN, PASS, Action, bid_amount, is_bid, is_signal
 from quintet.bots import BotView, Budget
 from quintet.bots.heuristic import HeuristicBot
-from quintet.bots.pimc import CONTRACT_TIE, PimcBot
+from quintet.bots.pimc import BID_MARGIN, CONTRACT_TIE, PimcBot
 from quintet.quintus import QuintusRules, QuintusState
 from quintet.quintus.state import NIL, PLAY, TRUMP
 from quintet.solver import QuintusSolver
@@ -296,3 +296,22 @@ def test_a_bid_with_nil_bid_shares_the_same_budget_among_more_options(
 def test_nil_bid_must_be_a_percentage() -> None:
     with pytest.raises(ValueError, match="nil_bid must be a percentage"):
         PimcBot(nil_bid=101)
+
+
+@pytest.mark.parametrize(("best", "bids"), [(30 + BID_MARGIN, True), (29 + BID_MARGIN, False)])
+def test_a_bid_must_clear_the_playouts_bias_by_the_bid_margin(
+    monkeypatch: pytest.MonkeyPatch, best: int, bids: bool
+) -> None:
+    """The lowest bid (30) is made when the best trump's simulated points reach it plus
+    ``BID_MARGIN`` (16: the heuristic's playouts overrate the quintus), else a pass;
+    ``bid_margin`` sets another margin (pimc-2026 bids with 4)."""
+    assert BID_MARGIN == 16
+
+    def simulate(self: PimcBot, view: BotView, trump: int, *rest: Any, **kw: Any) -> list[float]:
+        return [float(best if trump == 2 else 0)]
+
+    monkeypatch.setattr(PimcBot, "_simulate", simulate)
+    view = view_of(low_hand_auction())
+    action = PimcBot().act(view)
+    assert (is_bid(action) and bid_amount(action) == 30) if bids else action == PASS
+    assert is_bid(PimcBot(bid_margin=BID_MARGIN - 2).act(view_of(low_hand_auction())))

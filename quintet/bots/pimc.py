@@ -108,8 +108,11 @@ CANDIDATES: Final = 4
 #: are played out (early in a hand the solver cannot finish within a share of a small
 #: budget, and trying costs most of the budget).
 GIVE_UP: Final = 2
-#: The simulated points a Quintus bid must clear (see ``PimcBot._bid``).
-BID_MARGIN: Final = 4
+#: The simulated points a Quintus bid must clear (see ``PimcBot._bid``): the heuristic's
+#: playouts overrate the quintus by some 12 points, and a bid they clear by less than 16
+#: is made less than half the time (``bench/bid_calibration.py``, docs/bots.md).
+#: pimc-2026 bids with 4.
+BID_MARGIN: Final = 16
 #: The node limit of each solve of ``solve_tricks`` tricks left (a few thousand nodes).
 HYBRID_NODES: Final = 200_000
 #: The smallest node limit of a deal (the last tricks solve in far fewer nodes).
@@ -813,10 +816,11 @@ class PimcBot:
         """Bid the lowest bid when the simulated points clear it by a margin, else pass.
 
         The quintus's mean points over sampled deals played out by the heuristic, under
-        his best trump, must reach the lowest legal bid plus ``bid_margin``. Bidding
-        the amount of best expected settlement from the same playouts (``B (2p - 1)``)
-        was tried and lost: the heuristic's playouts overrate the quintus against real
-        defenders, and jump bids made that error costly (docs/bots.md).
+        his best trump, must reach the lowest legal bid plus ``bid_margin``
+        (:data:`BID_MARGIN`: what the playouts' bias against real defenders measured).
+        Bidding the amount of best expected settlement from the same playouts
+        (``B (2p - 1)``) was tried and lost: the heuristic's playouts overrate the
+        quintus, and jump bids made that error costly (docs/bots.md).
         """
         bids = [a for a in main if is_bid(a)]
         if not bids:
