@@ -315,3 +315,17 @@ def test_a_bid_must_clear_the_playouts_bias_by_the_bid_margin(
     action = PimcBot().act(view)
     assert (is_bid(action) and bid_amount(action) == 30) if bids else action == PASS
     assert is_bid(PimcBot(bid_margin=BID_MARGIN - 2).act(view_of(low_hand_auction())))
+
+
+def test_a_pass_says_the_bid_needs_the_margin_to_spare(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint's reason for passing a hand whose simulated points exceed the bid names the
+    margin, so that it does not read as a contradiction."""
+
+    def simulate(self: PimcBot, *args: Any, **kw: Any) -> list[float]:
+        return [40.0]
+
+    monkeypatch.setattr(PimcBot, "_simulate", simulate)
+    bot = PimcBot()
+    assert bot.act(view_of(low_hand_auction())) == PASS
+    assert bot.last_reason is not None
+    assert "about 40 points" in bot.last_reason and "16 to spare" in bot.last_reason

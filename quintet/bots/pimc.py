@@ -834,10 +834,13 @@ class PimcBot:
             sum(p) / len(p)
             for p in (self._simulate(view, t, "none", None, 8, share=share) for t in range(5))
         )
+        # The simulated deals are played out by the heuristic, which overrates a quintus:
+        # the reason says so, or a hint would pass on a hand "taking" more than the bid.
         if amount <= best - self.bid_margin:
             self.last_reason = (
                 f"your hand takes about {best:.0f} points in the simulated deals: enough "
-                f"for the lowest bid, {amount}"
+                f"for the lowest bid, {amount}, with the {self.bid_margin} to spare that "
+                f"simulations need"
             )
             return bids[0]
         if nils:
@@ -851,7 +854,8 @@ class PimcBot:
                 return bids[0]
         self.last_reason = (
             f"your hand takes about {best:.0f} points in the simulated deals: not enough for "
-            f"{amount} (the bid must be made, or it is paid)"
+            f"{amount}, since simulations overrate a quintus and a bid needs "
+            f"{self.bid_margin} to spare (the bid must be made, or it is paid)"
         )
         return PASS
 
