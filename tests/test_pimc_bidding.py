@@ -281,9 +281,9 @@ def test_a_bid_with_nil_bid_shares_the_same_budget_among_more_options(
     shares: list[float] = []
     real = PimcBot._simulate
 
-    def spy(self: PimcBot, *args: Any, share: float = 1 / 6, **kw: Any) -> list[float]:
-        shares.append(share)
-        return real(self, *args, share=share, **kw)
+    def spy(self: PimcBot, *args: Any, **kw: Any) -> list[float]:
+        shares.append(kw.get("share", 1 / 6))
+        return real(self, *args, **kw)
 
     monkeypatch.setattr(PimcBot, "_simulate", spy)
     PimcBot(nil_bid=60).act(view_of(low_hand_auction(), samples=2))
