@@ -62,6 +62,7 @@ def test_after_the_warm_up_the_solvers_compile_nothing_new() -> None:
     before = _signatures()
     rng = random.Random(11)
     quinto, quintus = QuintoSolver(tt_bits=12), QuintusSolver(tt_bits=12)
+    reached = 0
     for i in range(4):
         deal = QuintoState.deal(QuintoRules(target=10_000), i, rng)
         for s in _decisions(deal, rng, 2, 12):
@@ -74,6 +75,12 @@ def test_after_the_warm_up_the_solvers_compile_nothing_new() -> None:
             quintus.value(s)
             if any(is_play(a) for a in s.legal_actions()):
                 quintus.best_move(s)
+                target = quintus.target(s)
+                if target is not None:  # the bidding variant's contract searches
+                    quintus.seat_reaches(s)
+                    quintus.reaches(s, target)
+                    reached += 1
+    assert reached, "no contract position was searched"
     after = _signatures()
     missed = {
         k: sorted(v - before.get(k, set())) for k, v in after.items() if v - before.get(k, set())

@@ -54,6 +54,10 @@ def warm_up() -> float:
             if any(is_play(a) for a in state.legal_actions()):  # not a meld decision
                 quintus.move_values(state)
                 quintus.best_move(state)
+                target = quintus.target(state)
+                if target is not None:  # a contract: pimc's null-window searches
+                    quintus.move_reaches(state, target)
+                    quintus.reaches(state, target)
     return time.perf_counter() - start
 
 
