@@ -32,6 +32,7 @@ COVERED: tuple[str, ...] = (
     "bench/integrations.py",
     "bench/ladder.py",
     "bench/vs_openspiel.py",
+    "bench/endgames.py",
     "quintet.record",
     "quintet.table",
     "quintet.analysis",

@@ -61,7 +61,8 @@ def make_bot(level: str) -> Bot:
 
     Parameters follow the level's name, each as ``:name=value`` (numbers or text), and
     are passed to the bot's constructor (``pimc``: seconds, samples, exact_tricks,
-    max_nodes; ``ismcts``: iterations, seconds, exploration, rollout; ``seconds`` are CPU
+    max_nodes, alphamu, worlds and the rest of :class:`~quintet.bots.pimc.PimcBot`'s;
+    ``ismcts``: iterations, seconds, exploration, rollout; ``seconds`` are CPU
     seconds).
 
     ``cmd:COMMAND`` (everything after ``cmd:`` is a shell command) is an external bot,

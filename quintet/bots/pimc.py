@@ -76,6 +76,7 @@ from quintet.actions import (
     is_play,
     is_signal,
 )
+from quintet.bots.alphamu import AlphaMu, OutOfTime
 from quintet.bots.base import BotView, cpu_clock
 from quintet.bots.heuristic import HeuristicBot, quinto_strength, signal_strength
 from quintet.bots.inference import EPSILON, MEMORY, likelihood, pick
@@ -113,6 +114,10 @@ GIVE_UP: Final = 2
 #: is made less than half the time (``bench/bid_calibration.py``, docs/bots.md).
 #: pimc-2026 bids with 4.
 BID_MARGIN: Final = 16
+#: Deals αμ searches together (``alphamu``, ``worlds``), before duplicates merge.
+ALPHAMU_WORLDS: Final = 16
+#: The share of a decision's budget αμ may take (PIMC decides in the rest if it cannot).
+ALPHAMU_SHARE: Final = 0.6
 #: The node limit of each solve of ``solve_tricks`` tricks left (a few thousand nodes).
 HYBRID_NODES: Final = 200_000
 #: The smallest node limit of a deal (the last tricks solve in far fewer nodes).
@@ -303,7 +308,9 @@ class PimcBot:
     makes a team player value a card by his settlement; ``bid_margin`` (default
     :data:`BID_MARGIN`) is what a Quintus bid must clear; ``nil_bid`` (a percentage, 0:
     off) also bids a contract a nil would make (at most the nil's bonus) when it is made
-    in at least that share of the simulated deals.
+    in at least that share of the simulated deals. ``alphamu`` (tricks, 0: off) plays
+    the last that many tricks by αμ (:mod:`quintet.bots.alphamu`) over ``worlds`` deals
+    instead (the same inference draws them; duplicates are merged into weights).
     """
 
     name = "pimc"
@@ -326,6 +333,8 @@ class PimcBot:
         split: int = 0,
         bid_margin: int = BID_MARGIN,
         nil_bid: int = 0,
+        alphamu: int = 0,
+        worlds: int = ALPHAMU_WORLDS,
     ) -> None:
         if max_nodes is not None and max_nodes < 1:
             raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
@@ -352,6 +361,12 @@ class PimcBot:
         if not 0 <= nil_bid <= 100:
             raise ValueError(f"nil_bid must be a percentage from 0 to 100, not {nil_bid}")
         self.nil_bid = int(nil_bid)
+        if alphamu < 0:
+            raise ValueError(f"alphamu must be at least 0, not {alphamu}")
+        if worlds < 1:
+            raise ValueError(f"worlds must be at least 1, not {worlds}")
+        self.alphamu = int(alphamu)
+        self.worlds = int(worlds)
         self._tt_bits = tt_bits
         self._solvers: dict[str, QuintoSolver | QuintusSolver] = {}
         #: Per game and position size (tricks still to play), the largest node limit the
@@ -458,6 +473,13 @@ class PimcBot:
     def _play(self, view: BotView, cards: tuple[Action, ...]) -> Action:
         t0 = cpu_clock()
         deadline, samples = self._limits(view)
+        if self.alphamu:
+            left = game_of(view.obs).num_tricks - view.obs.tricks_played
+            if left <= self.alphamu:
+                share = t0 + ALPHAMU_SHARE * (deadline - t0)
+                chosen = self._alphamu_play(view, cards, share)
+                if chosen is not None:
+                    return chosen
         contract = _contract(view.obs) if self.contract else None
         # A team player's game points also hang on his team's card points against the
         # other team's (the split of the bid): he values each card by the settlement.
@@ -515,6 +537,70 @@ class PimcBot:
             self.last_reason = _contract_reason(view, best, totals, n, exact, split)
         else:
             self.last_reason = _card_reason(view, best, totals, n, exact)
+        return best
+
+    def _alphamu_play(
+        self, view: BotView, cards: tuple[Action, ...], deadline: float
+    ) -> Action | None:
+        """Return the card αμ chooses over ``worlds`` sampled deals, or None when it cannot
+        by ``deadline`` (a CPU clock value: the deals are drawn in the first third of the
+        time left, the search must end by it) or the solver gave up on one of its
+        one-deal nodes: PIMC then decides in the rest of the budget."""
+        t0 = cpu_clock()
+        contract = _contract(view.obs) if self.contract else None
+        merged: dict[tuple[Any, ...], list[Any]] = {}
+        draw_by = t0 + (deadline - t0) / 3
+        for i in range(self.worlds):
+            if i >= 2 and cpu_clock() > draw_by:
+                break
+            w = self._sample(view)
+            key = (tuple(w.hands), getattr(w, "cachette", None))
+            if key in merged:
+                merged[key][1] += 1
+            else:
+                merged[key] = [w, 1]
+        worlds = [w for w, _ in merged.values()]
+        weights = [float(k) for _, k in merged.values()]
+        info = game_of(worlds[0])
+        solver = self._solver(worlds[0])
+        solver.max_nodes = HYBRID_NODES
+        seat = view.seat
+        measure = info.solver_class
+
+        def leaf(w: Any) -> float:
+            if contract is not None and isinstance(solver, QuintusSolver):
+                return self._hybrid_contract(solver, w, seat)
+            return float(measure.so_far(w, seat) + solver.seat_value(w, seat))
+
+        def end(w: Any) -> float:
+            value = float(measure.outcome(w, seat))
+            if contract is not None:
+                return _contract_outcome(w, seat, contract) + CONTRACT_TIE * value
+            return value
+
+        search = AlphaMu(
+            worlds, weights, seat, leaf, end, measure.sign, deadline=deadline, clock=cpu_clock
+        )
+        try:
+            values = search.card_values(cards)
+        except (SolverLimitError, OutOfTime):
+            self.counts.update(alphamu_abandoned=1)
+            return None
+        n = int(sum(weights))
+        totals = {c: v * n for c, v in values.items()}
+        best = max(cards, key=lambda c: (totals[c], -c))
+        if contract is not None:
+            best = _break_tie(view, cards, totals, best)
+        self.last_samples, self.last_exact, self.last_fallbacks = n, n, 0
+        self.last_nodes, self.last_solve_cpu = search.nodes, 0.0
+        self.last_cpu = cpu_clock() - t0
+        self.counts.update(decisions=1, samples=n, exact=n, alphamu=1)
+        mean = values[best]
+        self.last_reason = (
+            f"{card_display(best)} is worth {mean:+.2f} on average over {n} deals that fit "
+            f"what you have seen, searched together (αμ) so that your own later cards "
+            f"are the same in deals you cannot tell apart"
+        )
         return best
 
     @staticmethod
