@@ -30,8 +30,7 @@ from typing import Any
 
 from quintet.actions import bid_amount, is_bid
 from quintet.bots.base import BotView, Budget
-from quintet.bots.pimc import PimcBot, playout
-from quintet.quintus import QuintusState
+from quintet.bots.pimc import PimcBot, playout, quintus_start
 from quintet.record import record_from_json, replay
 
 
@@ -42,16 +41,7 @@ def estimates(bot: PimcBot, view: BotView, n: int) -> tuple[float, float]:
     for trump in range(5):
         pts = []
         for world in worlds:
-            s = QuintusState.from_position(
-                world.hands,
-                view.seat,
-                view.seat,
-                "SCDH"[trump] if trump < 4 else "NT",
-                world.rules,
-                nil="none",
-                contract=None,
-                first_trick=True,
-            )
+            s = quintus_start(world, view.seat, trump, "none", None)
             playout(s, view.rng)
             pts.append(float(s.points()[0]))
         means.append(sum(pts) / len(pts))

@@ -143,6 +143,24 @@ def playout(world: Any, rng: random.Random) -> None:
         world.apply_action(action, seat)
 
 
+def quintus_start(
+    world: Any, quintus: int, trump: int, nil: str, contract: int | None
+) -> QuintusState:
+    """Return the first trick of a sampled Quintus deal with ``quintus`` to lead under
+    ``trump`` (0-3 a suit, 4 sans atout), ``nil`` and ``contract``: what the trump, nil
+    and bid simulations play out."""
+    return QuintusState.from_position(
+        world.hands,
+        quintus,
+        quintus,
+        "SCDH"[trump] if trump < 4 else "NT",
+        world.rules,
+        nil=nil,
+        contract=contract,
+        first_trick=True,
+    )
+
+
 def _size(world: Any) -> int:
     """Return the tricks still to be played in ``world``'s hand, the current one included
     (the positions of one trick are about as hard to solve as each other)."""
@@ -862,18 +880,7 @@ class PimcBot:
         for i in range(n):
             if i and cpu_clock() > deadline:
                 break
-            world = self._sample(view)
-            rules = world.rules
-            s = QuintusState.from_position(
-                world.hands,
-                seat,
-                seat,
-                "SCDH"[trump] if trump < 4 else "NT",
-                rules,
-                nil=nil,
-                contract=contract,
-                first_trick=True,
-            )
+            s = quintus_start(self._sample(view), seat, trump, nil, contract)
             playout(s, view.rng)
             qp, ta, tb = s.points()
             out.append(qp - (ta + tb) / 2 if relative else float(qp))
