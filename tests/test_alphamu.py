@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -260,3 +261,16 @@ def test_pimc_decides_by_pimc_when_alphamu_runs_out_of_time(
     assert card in s.legal_actions() and "αμ" not in reason
     assert bot.counts["alphamu_abandoned"] == 1 and bot.counts["alphamu"] == 0
     assert bot.last_samples >= 1
+
+
+def test_alphamu_agreement_benchmark_counts_the_decisions(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = Path(__file__).resolve().parent.parent / "bench" / "alphamu_agreement.py"
+    spec = importlib.util.spec_from_file_location("alphamu_agreement", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.main(["--variant", "dummy", "--tricks", "2", "--worlds", "4", "--positions", "2"])
+    out = capsys.readouterr().out
+    assert re.search(r"quinto dummy, 2 tricks left, 4 deals: [1-9]\d* decisions", out), out

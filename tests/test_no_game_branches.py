@@ -33,6 +33,7 @@ COVERED: tuple[str, ...] = (
     "bench/ladder.py",
     "bench/vs_openspiel.py",
     "bench/endgames.py",
+    "bench/alphamu_agreement.py",
     "quintet.record",
     "quintet.table",
     "quintet.analysis",
