@@ -15,12 +15,26 @@ floor. The ratio of the two is printed.
 
 Part 2, per message: the websocket's checks (:func:`quintet.server.messages.
 parse_message`) against plain ``json.loads`` of the same texts, interleaved.
+
+``--parts N`` (part 3, instead of the others): where an action's CPU goes at N busy
+tables. N tables are set up and seated first (untimed); then every table plays ``--hands``
+hands at once (a random legal action the moment it may, ``next`` after each hand), so
+that the store commits a group of actions at a time as it does under load, and the loop
+thread's CPU time over all their actions is divided by their number. Each round plays
+four ways, interleaved: the whole server; without the store (each action's row and job
+dropped: no commit, and no waiting for one); without the broadcast (no message made or
+sent after a change); without either. Printed: the median of ``--rounds`` rounds of each,
+and the differences: what the store and the broadcast cost an action (including the
+task switches they bring), and what is left (the message's checks, the engine, the
+log, the table's own bookkeeping). No websockets: what the stack costs is
+``bench/ws_fanout.py``'s.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import random
 import statistics
@@ -122,6 +136,113 @@ async def per_action(hands: int) -> None:
     )
 
 
+async def _instant_write(row: Any, job: Any = None) -> None:
+    return None
+
+
+async def busy_tables(tables: int, hands: int, without: frozenset[str]) -> float:
+    """Play ``hands`` hands at each of ``tables`` tables at once, the parts named in
+    ``without`` ("store", "broadcast") removed; return the loop thread's CPU
+    microseconds per action."""
+    d = tempfile.mkdtemp(prefix="quintet-cpu-")
+    settings = Settings(
+        db_url=f"sqlite:///{d}/b.db",
+        bot_delay=0.0,
+        allow_seed=True,
+        rate=1e9,
+        burst=1e9,
+        create_rate=1e9,
+        create_burst=1e9,
+        max_tables_per_client=10**9,
+        search_workers=1,
+    )
+    hub = Hub(settings, Store(settings.db_url))
+    await hub.start()
+    go = asyncio.Event()
+    seated: list[asyncio.Future[None]] = []
+    senders: list[asyncio.Task[None]] = []
+
+    async def play(seed: int, ready: asyncio.Future[None]) -> int:
+        made = await hub.create_table(
+            CreateTable(game="quinto", seats=["open"] * 4, seed=seed), f"creator{seed}", None
+        )
+        t = hub.tables[made["id"]]
+        conns = []
+        for s in range(4):
+            c = Conn(_sink, _close, hub.settings, f"{seed}-{s}")
+            senders.append(asyncio.create_task(c.sender()))
+            await hub.handle(c, json.dumps({"type": "hello", "table": t.id}))
+            await hub.handle(c, json.dumps({"type": "join", "seat": s, "name": f"p{s}"}))
+            conns.append(c)
+        if "broadcast" in without:
+            t.broadcast = lambda: None  # type: ignore[method-assign]
+        ready.set_result(None)
+        await go.wait()
+        rng = random.Random(seed)
+        n = 0
+        for h in range(hands):
+            while not t.table.state.is_terminal():
+                st = t.table.state
+                seat = st.current_player()
+                a = rng.choice(st.legal_actions(seat))
+                msg = {"type": "act", "action": action_to_json(a, seat), "expect": t.seq}
+                await hub.handle(conns[seat], json.dumps(msg))
+                n += 1
+                await asyncio.sleep(0)
+            if h < hands - 1 and not t.match_over():
+                for c in conns:
+                    await hub.handle(c, json.dumps({"type": "next"}))
+                await asyncio.sleep(0)
+        return n
+
+    loop = asyncio.get_running_loop()
+    tasks = []
+    for i in range(tables):
+        ready: asyncio.Future[None] = loop.create_future()
+        seated.append(ready)
+        tasks.append(asyncio.create_task(play(5000 + i, ready)))
+    await asyncio.gather(*seated)
+    for _ in range(3):  # let the seats' writes and messages settle
+        await asyncio.sleep(0.01)
+    if "store" in without:
+        hub.store.write_action = _instant_write  # type: ignore[method-assign]
+    gc.collect()
+    cpu0 = time.thread_time()
+    go.set()
+    counts = await asyncio.gather(*tasks)
+    cpu = time.thread_time() - cpu0
+    for task in senders:
+        task.cancel()
+    await hub.stop()
+    return 1e6 * cpu / max(1, sum(counts))
+
+
+async def parts(tables: int, hands: int, rounds: int) -> None:
+    gc.set_threshold(50_000, 20, 100)  # as `quintet serve` has it (quintet/server/app.py)
+    ways = {
+        "whole": frozenset(),
+        "no store": frozenset({"store"}),
+        "no broadcast": frozenset({"broadcast"}),
+        "neither": frozenset({"store", "broadcast"}),
+    }
+    got: dict[str, list[float]] = {k: [] for k in ways}
+    names = list(ways)
+    for r in range(rounds):
+        for k in names[r % 4 :] + names[: r % 4]:  # the order rotates
+            got[k].append(await busy_tables(tables, hands, ways[k]))
+    m = {k: statistics.median(v) for k, v in got.items()}
+    print(
+        f"parts ({tables} tables at once, {hands} hands each, {rounds} rounds, CPU time of "
+        f"the loop's thread per action, medians):"
+    )
+    for k in names:
+        print(f"  {k:<13} {m[k]:6.0f} us  ({', '.join(f'{x:.0f}' for x in got[k])})")
+    print(
+        f"  the store {m['whole'] - m['no store']:.0f} us, the broadcast "
+        f"{m['whole'] - m['no broadcast']:.0f} us, the rest {m['neither']:.0f} us an action"
+    )
+
+
 def per_message(rounds: int) -> None:
     rng = random.Random(1)
     texts = []
@@ -161,7 +282,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hands", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--parts", type=int, default=0, metavar="N", help="part 3 at N tables")
     args = ap.parse_args()
+    if args.parts:
+        asyncio.run(parts(args.parts, args.hands, args.rounds))
+        return
     asyncio.run(per_action(args.hands))
     per_message(args.rounds)
 

@@ -1,0 +1,61 @@
+"""bench/server_cpu.py --parts: the four ways it plays remove what they name."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def _bench() -> Any:
+    path = Path(__file__).resolve().parent.parent / "bench" / "server_cpu.py"
+    spec = importlib.util.spec_from_file_location("server_cpu_bench", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def test_busy_tables_without_the_store_and_broadcast_write_and_send_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bench = _bench()
+    from quintet.server.conn import Conn
+    from quintet.server.db import Store
+
+    sent: list[str] = []
+    rows: list[Any] = []
+    send, write_action = Conn.send, Store.write_action
+
+    def counting_send(self: Conn, msg: Any) -> None:
+        sent.append("x")
+        send(self, msg)
+
+    async def counting_write(self: Store, row: Any, job: Any = None) -> Any:
+        rows.append(row)
+        return await write_action(self, row, job)
+
+    monkeypatch.setattr(Conn, "send", counting_send)
+    monkeypatch.setattr(Store, "write_action", counting_write)
+    whole = asyncio.run(bench.busy_tables(2, 1, frozenset()))
+    assert whole > 0
+    n_rows, n_sent = len(rows), len(sent)
+    assert n_rows >= 2 * 48  # a hand each at two tables: every card played, stored
+    assert n_sent >= 4 * n_rows  # and each action sent to the table's four seats
+    rows.clear()
+    sent.clear()
+    asyncio.run(bench.busy_tables(2, 1, frozenset({"store", "broadcast"})))
+    assert rows == []
+    # Only the seating's messages are left (each join tells the table).
+    assert len(sent) <= n_sent - 4 * n_rows
+
+
+def test_parts_prints_each_way_and_the_differences(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    asyncio.run(bench.parts(2, 1, 1))
+    out = capsys.readouterr().out
+    for way in ("whole", "no store", "no broadcast", "neither", "the broadcast"):
+        assert way in out
