@@ -299,6 +299,12 @@ def analyze_cmd(file: str, tricks: int | None, max_nodes: int | None, as_json: b
     default=None,
     help="The ladder's levels a,b,c (default: every bot level); --deals is per pair.",
 )
+@click.option(
+    "--merge",
+    is_flag=True,
+    help="Report the runs RUNS (--out files of other seeds) as one; --out writes it.",
+)
+@click.argument("runs", nargs=-1, type=click.Path(dir_okay=False))
 def arena_cmd(
     game: str,
     variant: str | None,
@@ -317,6 +323,8 @@ def arena_cmd(
     address: str | None,
     ladder: bool,
     levels: str | None,
+    merge: bool,
+    runs: tuple[str, ...],
 ) -> None:
     """Play bots against each other over duplicate deals and report points per deal.
 
@@ -332,9 +340,39 @@ def arena_cmd(
     duplicate deals each and prints one rating per level, strongest first: Bradley–Terry
     on the duplicate deals won, tied and lost, on the Elo scale with random at 0, with 95%
     bootstrap intervals, and each pair's points per deal (see quintet/arena/ratings.py).
+
+    With --merge RUN.json RUN.json ..., reports the runs those --out files hold as one:
+    runs of the same bots, budget, game, variant and options with different seeds (made
+    on several machines or days), their deals pooled (see quintet/arena/merge.py).
     """
     from quintet import arena
     from quintet.errors import InvalidOptionError
+
+    if merge or runs:
+        ctx = click.get_current_context()
+        given = {
+            f"--{name.replace('_', '-')}"
+            for name in ctx.params
+            if name not in ("merge", "runs", "out")
+            and ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+        }
+        if not merge:
+            raise click.UsageError(f"files to merge need --merge: {' '.join(runs)}")
+        if given:
+            raise click.UsageError(
+                f"--merge takes files and --out, and no {', '.join(sorted(given))}"
+            )
+        from quintet.arena.merge import merge_runs
+
+        try:
+            merged = merge_runs(runs)
+        except InvalidOptionError as e:
+            raise click.UsageError(str(e)) from None
+        click.echo(merged.table())
+        if out is not None:
+            merged.write_json(out)
+            click.echo(f"\nwrote {out}")
+        return
 
     if ladder or levels is not None:
         ctx = click.get_current_context()

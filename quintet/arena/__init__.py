@@ -8,6 +8,7 @@ the cards cancel out and what is left is the difference in play::
         [--seed S] [--jobs J] [--budget SECONDS] [--iterations N] [--rubbers R]
         [--out results.json] [--no-records] [--plot diff.png] [--option name=value ...]
         [--backend local|ray [--address ADDR]]
+    quintet arena --merge RUN.json RUN.json ... [--out merged.json]
 
     result = run_arena(ArenaConfig(game="quinto", bots=("random", "heuristic"), deals=200))
     print(result.table()); result.write_json("results.json"); result.plot("diff.png")

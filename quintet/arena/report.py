@@ -25,8 +25,13 @@ def format_table(result: ArenaResult) -> str:
     count = len(seatings(info, variant, 0)[1])
     lines = [
         f"{info.title} {cfg.variant}: {cfg.deals} deals in duplicate ({count} seatings each), "
-        f"seed {cfg.seed}, {cfg.jobs} jobs{' on Ray' if cfg.backend == 'ray' else ''}, "
-        f"{result.elapsed:.1f} s",
+        + (
+            f"{len(result.seeds)} runs merged (seeds {', '.join(map(str, result.seeds))}), "
+            f"{result.elapsed:.1f} s played"
+            if result.seeds
+            else f"seed {cfg.seed}, {cfg.jobs} jobs{' on Ray' if cfg.backend == 'ray' else ''}, "
+            f"{result.elapsed:.1f} s"
+        ),
         "",
         "Points per deal, A minus B, with 95% confidence interval",
     ]

@@ -35,6 +35,16 @@ class SeatingResult:
             "solo_seat": self.solo,
         }
 
+    @classmethod
+    def from_json(cls, data: JSON) -> SeatingResult:
+        """Return the seating :meth:`to_json` wrote."""
+        return cls(
+            players=tuple(data["players"]),
+            scores=tuple(data["scores"]),
+            diff=float(data["diff"]),
+            solo=data.get("solo_seat"),
+        )
+
 
 @dataclass(frozen=True)
 class DealResult:
@@ -60,6 +70,17 @@ class DealResult:
             out["incidents"] = list(self.incidents)
         return out
 
+    @classmethod
+    def from_json(cls, data: JSON) -> DealResult:
+        """Return the deal result :meth:`to_json` wrote."""
+        return cls(
+            deal=int(data["deal"]),
+            dealer=int(data["dealer"]),
+            diff=float(data["diff"]),
+            seatings=tuple(SeatingResult.from_json(x) for x in data["seatings"]),
+            incidents=tuple(data.get("incidents", ())),
+        )
+
 
 @dataclass(frozen=True)
 class MatchSeating:
@@ -80,6 +101,17 @@ class MatchSeating:
             "winner": self.winner,
             "points": dict(self.points),
         }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> MatchSeating:
+        """Return the match :meth:`to_json` wrote."""
+        return cls(
+            players=tuple(data["players"]),
+            hands=int(data["hands"]),
+            games_won=dict(data["games_won"]),
+            winner=data["winner"],
+            points=dict(data["points"]),
+        )
 
 
 @dataclass(frozen=True)
@@ -102,6 +134,16 @@ class MatchResult:
         if self.incidents:
             out["incidents"] = list(self.incidents)
         return out
+
+    @classmethod
+    def from_json(cls, data: JSON) -> MatchResult:
+        """Return the duplicate match :meth:`to_json` wrote."""
+        return cls(
+            index=int(data["match"]),
+            diff=float(data["diff"]),
+            seatings=tuple(MatchSeating.from_json(x) for x in data["seatings"]),
+            incidents=tuple(data.get("incidents", ())),
+        )
 
 
 @dataclass(frozen=True)
@@ -169,6 +211,9 @@ class ArenaResult:
     pairs: list[PairResult]
     records: list[JSON]
     elapsed: float
+    #: The seeds of the runs merged into this one (:func:`quintet.arena.merge.merge_runs`),
+    #: in order; empty for a run played as one.
+    seeds: tuple[int, ...] = ()
 
     def incidents(self) -> list[JSON]:
         """Return every external bot incident, with its ``pair`` and ``deal`` or ``match``."""
@@ -194,6 +239,7 @@ class ArenaResult:
             "pairs": [p.to_json() for p in self.pairs],
             "incidents": self.incidents(),
             "records": self.records,
+            **({"merged_seeds": list(self.seeds)} if self.seeds else {}),
         }
 
     def write_json(self, path: str) -> None:
