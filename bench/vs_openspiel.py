@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/vs_openspiel.py [--game quinto|quintus] [--variant V]
         [--deals 500] [--seconds 0.2] [--bot pimc] [--uct-c C] [--jobs J]
-        [--seed S] [--first F] [--out results.json]
+        [--seed S] [--first F] [--out results.json [--resume]]
     .venv/bin/python bench/vs_openspiel.py --merge a.json b.json ...
 
 ``--first F`` plays deals ``F .. F+deals-1`` (a shard: the deals are fixed by the seed
@@ -10,6 +10,13 @@ and their index, and the budgets are CPU time, so shards run on different days o
 machines add up). ``--merge`` reads the ``--out`` files of shards of one run (same game,
 variant, bot, seconds, seed and constant), keeps each deal once and prints the report
 over all of them.
+
+``--out`` is written again as deals finish (by a rename: a reader sees the file as it
+was or as it is, never half written), with ``"complete": false`` until the last, so a
+shard stopped part way keeps the deals it played; ``--resume`` then plays only the
+shard's deals that its ``--out`` does not hold yet (the file must be of the same run:
+same game, variant, bot, seconds, seed and constant). A partial ``--out`` merges as a
+smaller shard.
 
 Both bots play every hand on ``python_quinto`` / ``python_quintus`` states
 (:mod:`quintet.integrations.openspiel`): OpenSpiel's ``ISMCTSBot`` (random-rollout
@@ -200,9 +207,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=0, help="the first deal's index")
     parser.add_argument("--out", default=None, help="write the per-deal results as JSON")
     parser.add_argument("--merge", nargs="+", metavar="FILE", help="report over shards' --out")
+    parser.add_argument(
+        "--resume", action="store_true", help="play only the deals --out does not hold yet"
+    )
     args = parser.parse_args(argv)
     if args.merge:
         return merge(args.merge)
+    if args.resume and not args.out:
+        parser.error("--resume needs --out (the file to resume)")
     args.variant = args.variant or find_game(args.game).default_variant
     args.uct_c = UCT_C[args.game] if args.uct_c is None else args.uct_c
     jobs = args.jobs or len(os.sched_getaffinity(0))
@@ -214,22 +226,56 @@ def main(argv: list[str] | None = None) -> int:
     )
     t0 = time.perf_counter()
     indices = list(range(args.first, args.first + args.deals))
-    # Small chunks in deal order so progress can be reported as deals finish.
-    size = max(1, min(5, args.deals // (jobs * 4) or 1))
-    chunks = [indices[i : i + size] for i in range(0, args.deals, size)]
     results: list[DealResult] = []
+    if args.resume and os.path.exists(args.out):
+        try:
+            results = _resumed(args, set(indices))
+        except ValueError as e:
+            print(f"{args.out}: {e}", file=sys.stderr)
+            return 2
+        print(f"  {args.out}: {len(results)} of the deals already played", file=sys.stderr)
+    held = {r.deal for r in results}
+    todo = [i for i in indices if i not in held]
+    # Small chunks in deal order so progress can be reported as deals finish.
+    size = max(1, min(5, len(todo) // (jobs * 4) or 1))
+    chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
+    arguments = {k: v for k, v in vars(args).items() if k != "resume"}
+
+    def finished(batch: list[DealResult]) -> None:
+        results.extend(batch)
+        _progress(results, args.deals, t0)
+        if args.out and len(results) < args.deals:
+            write_out(args.out, sorted(results, key=lambda r: r.deal), arguments, False)
+
     if jobs == 1:
         for c in chunks:
-            results.extend(_chunk(args, c))
-            _progress(results, args.deals, t0)
-    else:
+            finished(_chunk(args, c))
+    elif chunks:
         with ProcessPoolExecutor(jobs) as pool:
             for batch in pool.map(_chunk, [args] * len(chunks), chunks):
-                results.extend(batch)
-                _progress(results, args.deals, t0)
+                finished(batch)
     results.sort(key=lambda r: r.deal)
-    report(args.bot, results, time.perf_counter() - t0, args.out, vars(args))
+    report(args.bot, results, time.perf_counter() - t0, args.out, arguments)
     return 0
+
+
+def _resumed(args: argparse.Namespace, indices: set[int]) -> list[DealResult]:
+    """Return the deals of this shard that ``args.out`` holds (checked to be this run's).
+
+    Raises:
+        ValueError: the file is not a shard of this run, or cannot be read.
+    """
+    try:
+        with open(args.out, encoding="utf-8") as f:
+            data = json.load(f)
+        a = data["arguments"]
+        deals = data["deals"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"cannot be resumed ({e!r})") from None
+    bad = [k for k in SAME if a.get(k) != vars(args).get(k)]
+    if bad:
+        raise ValueError(f"not a shard of this run ({', '.join(bad)} differ): not resumed")
+    return [DealResult(**d) for d in deals if d["deal"] in indices]
 
 
 #: The arguments that must agree between shards of one run.
@@ -259,7 +305,8 @@ def merge(paths: list[str]) -> int:
                 print(f"{path}: written by an older version (no times per deal)", file=sys.stderr)
                 return 2
             deals.setdefault(d["deal"], DealResult(**d))
-        print(f"  {path}: {len(data['deals'])} deals", file=sys.stderr)
+        part = "" if data.get("complete", True) else " (a shard stopped part way)"
+        print(f"  {path}: {len(data['deals'])} deals{part}", file=sys.stderr)
     results = [deals[k] for k in sorted(deals)]
     report(first["bot"] if first else "?", results, None, None, first or {})
     return 0
@@ -326,18 +373,30 @@ def report(
         f"{os_dec} (mean {sum(sims) / max(1, len(sims)):.0f} simulations per search){took}"
     )
     if out:
-        with open(out, "w", encoding="utf-8") as f:
-            json.dump(
-                {
-                    "arguments": arguments,
-                    "summary": s.to_json(),
-                    "seconds_per_decision": {"ours": ours_t, "ismcts": os_t},
-                    "mean_simulations": sum(sims) / max(1, len(sims)),
-                    "deals": [asdict(r) for r in results],
-                },
-                f,
-                indent=1,
-            )
+        write_out(out, results, arguments, True)
+
+
+def write_out(
+    out: str, results: list[DealResult], arguments: dict[str, Any], complete: bool
+) -> None:
+    """Write ``results`` to ``out`` as JSON (by a rename: never half written)."""
+    dec = [sum(r.ours_decisions for r in results), sum(r.ismcts_decisions for r in results)]
+    sims = [n for r in results for n in r.simulations]
+    data = {
+        "arguments": arguments,
+        "complete": complete,
+        "summary": summarize([r.diff for r in results]).to_json() if results else None,
+        "seconds_per_decision": {
+            "ours": sum(r.ours_time for r in results) / max(1, dec[0]),
+            "ismcts": sum(r.ismcts_time for r in results) / max(1, dec[1]),
+        },
+        "mean_simulations": sum(sims) / max(1, len(sims)),
+        "deals": [asdict(r) for r in results],
+    }
+    part = f"{out}.part"
+    with open(part, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+    os.replace(part, out)
 
 
 def _progress(results: list[DealResult], total: int, t0: float) -> None:
