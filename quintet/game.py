@@ -24,8 +24,8 @@ Conventions, as in OpenSpiel:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Protocol, Self, runtime_checkable
 
@@ -123,12 +123,12 @@ class Observation:
     dealer: int = 0
     trick: tuple[tuple[int, Card], ...] = ()
     tricks_played: int = 0
-    renderer: Callable[[], str] | None = field(default=None, compare=False, hash=False, repr=False)
 
     @property
     def text(self) -> str:
-        """The table as this player sees it (drawn when asked for: search makes many)."""
-        return self.renderer() if self.renderer is not None else ""
+        """The table as this player sees it, drawn from the fields when asked for (search
+        makes many observations and reads few); each game's subclass draws its own."""
+        return ""
 
     def __str__(self) -> str:
         return self.text

@@ -18,7 +18,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
 from operator import itemgetter
 from typing import Final
 
@@ -158,7 +157,7 @@ class QuintoObservation(Observation):
 
     ``trick`` is the trick in progress as ``(seat, card)``; ``score`` the game score per
     side (this hand's quints and, once counted, tricks included); ``cachette`` its cards
-    once taken (shown to all), else ``None``.
+    once taken (shown to all), else ``None``, and ``cachette_side`` the side that took it.
     """
 
     dealer: int = 0
@@ -174,6 +173,33 @@ class QuintoObservation(Observation):
     target: int = 250
     cachette: CardMask | None = None
     game_winner: int | None = None
+    cachette_side: int | None = None
+
+    @property
+    def text(self) -> str:
+        """The table as this player sees it (drawn from the fields when asked for)."""
+        lone = self.lone_seat
+        winner = self.game_winner
+        side = self.cachette_side
+        return _table(
+            self.variant,
+            self.dealer,
+            -1 if lone is None else lone,
+            self.start_score,
+            self.target,
+            self.hands,
+            self.hand_sizes,
+            PHASE_LABELS.index(self.phase),
+            self.current_player,
+            self.multiplier,
+            self.score,
+            self.tricks_won,
+            self.trick,
+            self.tricks_played,
+            -1 if winner is None else winner,
+            -1 if side is None else side,
+            self.cachette or 0,
+        )
 
 
 class QuintoState(HandState):
@@ -764,22 +790,6 @@ class QuintoState(HandState):
         d["dealer"] = ctx.dealer
         d["trick"] = trick
         d["tricks_played"] = self.tricks_played
-        d["renderer"] = partial(
-            _table,
-            ctx,
-            hands,
-            sizes,
-            phase,
-            turn,
-            self.multiplier,
-            score_t,
-            won_t,
-            trick,
-            self.tricks_played,
-            winner,
-            side,
-            self.cachette,
-        )
         d["lone_seat"] = ctx.lone_seat
         d["multiplier"] = self.multiplier
         d["doubled_by"] = self._doubler if self._doubler >= 0 else None
@@ -789,6 +799,7 @@ class QuintoState(HandState):
         d["target"] = ctx.target
         d["cachette"] = cachette
         d["game_winner"] = winner if winner >= 0 else None
+        d["cachette_side"] = side if side >= 0 else None
         return o
 
     def trick_pairs(self) -> tuple[tuple[int, Card], ...]:
@@ -891,8 +902,13 @@ class QuintoState(HandState):
         else:
             vis = self.visible_seats(viewer)
             hands = tuple(held[s] if s in vis else None for s in range(4))
+        ctx = self.ctx
         return _table(
-            self.ctx,
+            ctx.variant,
+            ctx.dealer,
+            ctx.lone,
+            ctx.start_score,
+            ctx.target,
             hands,
             tuple(m.bit_count() for m in held),
             self.phase,
@@ -918,7 +934,11 @@ class QuintoState(HandState):
 
 
 def _table(
-    ctx: _Context,
+    variant: str,
+    dealer: int,
+    lone: int,
+    start_score: tuple[int, int],
+    target: int,
     hands: tuple[CardMask | None, ...],
     sizes: tuple[int, ...],
     phase: int,
@@ -934,26 +954,27 @@ def _table(
 ) -> str:
     """Return the table as text: ``hands[s]`` is None for a hand the viewer cannot see.
 
-    What :meth:`QuintoState.render` draws, from the values it needs: an observation keeps
-    them (not a copy of the state) to draw its text when asked.
+    What :meth:`QuintoState.render` draws, from the values it needs: an observation draws
+    the same from its own fields when its text is asked for (``lone`` is -1 without a
+    lone player, ``winner`` and ``cachette_side`` -1 when none).
     """
-    rules = ctx.rules
-    head = f"Quinto ({rules.variant})  dealer {SEAT_NAMES[ctx.dealer]}"
-    if ctx.lone >= 0:
-        head += f"  lone {SEAT_NAMES[ctx.lone]}, dummy {SEAT_NAMES[ctx.dummy]}"
+    dummy = (lone + 2) & 3 if lone >= 0 else -1
+    head = f"Quinto ({variant})  dealer {SEAT_NAMES[dealer]}"
+    if lone >= 0:
+        head += f"  lone {SEAT_NAMES[lone]}, dummy {SEAT_NAMES[dummy]}"
     if multiplier > 1:
         word = "doubled" if multiplier == 2 else "redoubled"
         head += f"  {word} (tricks x{multiplier})"
-    s0, s1 = ctx.start_score
+    s0, s1 = start_score
     a, b = score[0] - s0, score[1] - s1
     lines = [
         head,
         f"Score  {SIDE_NAMES[0]} {score[0]} ({a:+d} this hand)   "
-        f"{SIDE_NAMES[1]} {score[1]} ({b:+d})   target {ctx.target}   "
+        f"{SIDE_NAMES[1]} {score[1]} ({b:+d})   target {target}   "
         f"tricks {tricks_won[0]}-{tricks_won[1]}",
     ]
     for s in range(4):
-        tag = " (dummy)" if s == ctx.dummy else ""
+        tag = " (dummy)" if s == dummy else ""
         m = hands[s]
         body = hand_display(m) if m is not None else f"[{sizes[s]} cards]"
         lines.append(f"  {SEAT_NAMES[s]:<6}{tag:<8} {body}")
@@ -965,7 +986,7 @@ def _table(
     else:
         if winner >= 0:
             lines.append(f"Hand over: {SIDE_NAMES[winner]} win the game")
-        elif is_tie(score[0], score[1], ctx.target):
+        elif is_tie(score[0], score[1], target):
             lines.append("Hand over: tie at or past the target, another hand follows")
         else:
             lines.append("Hand over")

@@ -14,7 +14,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
 from operator import itemgetter
 from typing import Final
 
@@ -154,7 +153,8 @@ class QuintusObservation(Observation):
     until known; ``trick`` is the trick in progress as ``(seat, card)``; ``signals`` the
     signals given since the current trick began as ``(seat, signal name)``; ``meld`` the
     combination awaiting its winner's meld or decline; ``points`` the running card points
-    ``(quintus, team 0, team 1)``; ``taken`` the cards each seat has won.
+    ``(quintus, team 0, team 1)``; ``taken`` the cards each seat has won; ``high_bidder``
+    the seat of ``high_bid``.
     """
 
     dealer: int = 0
@@ -172,6 +172,34 @@ class QuintusObservation(Observation):
     points: tuple[int, int, int] = (0, 0, 0)
     taken: tuple[CardMask, ...] = ()
     void: bool = False
+    high_bidder: int | None = None
+
+    @property
+    def text(self) -> str:
+        """The table as this player sees it (drawn from the fields when asked for)."""
+        q = -1 if self.quintus is None else self.quintus
+        nil = -1 if self.nil is None else NIL_NAMES.index(self.nil)
+        bidder = self.high_bidder
+        return _table(
+            self.variant,
+            self.dealer,
+            self.hands,
+            self.hand_sizes,
+            PHASE_LABELS.index(self.phase),
+            self.current_player,
+            q,
+            self.high_bid or 0,
+            -1 if bidder is None else bidder,
+            -1 if self.trump is None else TRUMP_NAMES.index(self.trump),
+            nil,
+            bool(nil > 0 and self.taken[q] & NIL_BREAKERS),
+            self.points,
+            self.tricks_played,
+            _COMBO_NAMES.index(self.meld or ""),
+            self.trick,
+            self.signals,
+            self.void,
+        )
 
 
 class QuintusState(HandState):
@@ -419,6 +447,12 @@ class QuintusState(HandState):
     def high_bid(self) -> int | None:
         """The highest bid so far in the auction, or None."""
         return self._high or None
+
+    @property
+    def high_bidder(self) -> int | None:
+        """The seat that made the highest bid so far (the quintus once it has won the
+        auction), or None."""
+        return self._bidder if self._bidder >= 0 else None
 
     @property
     def void(self) -> bool:
@@ -840,26 +874,6 @@ class QuintusState(HandState):
         d["dealer"] = ctx.dealer
         d["trick"] = trick
         d["tricks_played"] = self.tricks_played
-        d["renderer"] = partial(
-            _table,
-            ctx,
-            hands,
-            sizes,
-            phase,
-            self.turn,
-            q,
-            high,
-            self._bidder,
-            self.trump,
-            self.nil,
-            self._nil_failed,
-            points,
-            self.tricks_played,
-            self._pending,
-            trick,
-            signals,
-            self._void,
-        )
         d["quintus"] = q if q >= 0 else None
         d["contract"] = contract
         d["high_bid"] = high or None
@@ -871,6 +885,8 @@ class QuintusState(HandState):
         d["points"] = points
         d["taken"] = tuple(self.taken)
         d["void"] = self._void
+        bidder = self._bidder
+        d["high_bidder"] = bidder if bidder >= 0 else None
         return o
 
     def initial_cachette(self) -> None:
@@ -919,7 +935,8 @@ class QuintusState(HandState):
             vis = self.visible_seats(viewer)
             hands = tuple(held[s] if s in vis else None for s in range(SEATS))
         return _table(
-            self.ctx,
+            self.ctx.variant,
+            self.ctx.dealer,
             hands,
             tuple(m.bit_count() for m in held),
             self.phase,
@@ -946,7 +963,8 @@ class QuintusState(HandState):
 
 
 def _table(
-    ctx: _Context,
+    variant: str,
+    dealer: int,
     hands: tuple[CardMask | None, ...],
     sizes: tuple[int, ...],
     phase: int,
@@ -966,11 +984,13 @@ def _table(
 ) -> str:
     """Return the table as text: ``hands[s]`` is None for a hand the viewer cannot see.
 
-    What :meth:`QuintusState.render` draws, from the values it needs: an observation keeps
-    them (not a copy of the state) to draw its text when asked.
+    What :meth:`QuintusState.render` draws, from the values it needs: an observation draws
+    the same from its own fields when its text is asked for (-1: no quintus, no bidder,
+    trump or nil not chosen).
     """
-    contract = high if ctx.bidding and quintus >= 0 else None
-    head = f"Quintus ({ctx.rules.variant})  dealer {ctx.dealer}"
+    bidding = variant == "bidding"
+    contract = high if bidding and quintus >= 0 else None
+    head = f"Quintus ({variant})  dealer {dealer}"
     if quintus >= 0:
         head += f"  quintus {quintus}"
     if contract is not None:
@@ -1010,8 +1030,8 @@ def _table(
     elif void:
         lines.append("Hand void: all five passed")
     else:
-        sc = hand_scores(ctx.bidding, quintus, high, points)
-        made = None if not ctx.bidding else contract_made(points[0], high)
+        sc = hand_scores(bidding, quintus, high, points)
+        made = None if not bidding else contract_made(points[0], high)
         res = "" if made is None else ("  contract made" if made else "  contract failed")
         lines.append(f"Hand over: scores {sc}{res}")
     return "\n".join(lines)
