@@ -92,6 +92,18 @@ PER_GAME_TABLES = [
     ("quintet.integrations.layouts", "LAYOUTS", "state_class"),
     ("quintet.integrations.spec", "_HANDS", "state_class"),
     ("quintet.bots.heuristic", "_ACTS", "name"),
+    ("quintet.bots.frozen.heuristic_2026", "_ACTS", "name"),
+    ("quintet.pad", "PADS", "name"),
+    ("quintet.pad.commands", "_PARSE", "pad"),
+    ("quintet.pad.commands", "_WRITE", "pad"),
+    ("quintet.pad.commands", "_HELP", "pad"),
+    ("quintet.pad.sheets", "_SHEETS", "pad"),
+    ("quintet.pad.sheets", "_ROWS", "pad"),
+    ("quintet.pad.fromrecord", "_ENTRIES", "state_class"),
+    ("quintet.server.players", "_FIGURES", "name"),
+    ("quintet.server.results", "_RESULTS", "name"),
+    ("quintet.server.ratings", "LADDERS", "name"),
+    ("quintet.server.ratings", "LADDER_SOURCES", "name"),
 ]
 
 
@@ -106,9 +118,23 @@ def test_every_per_game_table_has_every_game(module: str, name: str, key: str) -
             want: object = type(info.deal(info.rules(), 0, random.Random(0)).observation(0))
         elif key == "name":
             want = info.name
+        elif key == "pad":
+            from quintet.pad import PADS
+
+            want = PADS[info.name]
         else:
             want = getattr(info, key)
         assert want in table, f"{module}.{name} has nothing for {info.name}"
+
+
+def test_a_table_may_be_created_for_every_game() -> None:
+    """The web API's create body names every game (its field is a closed list)."""
+    import typing
+
+    from quintet.server.messages import CreateTable
+
+    allowed = typing.get_args(CreateTable.model_fields["game"].annotation)
+    assert sorted(allowed) == sorted(info.name for info in games())
 
 
 def _quinto_is_a_game_state(state: QuintoState) -> GameState:
