@@ -15,7 +15,7 @@ from quintet.cli import main
 from quintet.quinto import QuintoMatch, QuintoRules
 from quintet.quintus import QuintusMatch, QuintusRules
 from quintet.record import dumps, read_record, record_from_match
-from quintet.solver import QuintoSolver
+from quintet.solver import QuintoSolver, QuintusSolver
 
 
 def _quinto_record(tmp_path: Path, seed: int = 4) -> Path:
@@ -80,10 +80,23 @@ def test_analyze_costs_are_against_the_best_card(tmp_path: Path) -> None:
 
 
 def test_analyze_quintus_defenders_minimise_the_quintus(tmp_path: Path) -> None:
+    """Values are the quintus's points: his best card is the highest, a defender's the
+    lowest, each note's best is the solver's at that point, and each cost the gap."""
     record = read_record(_quintus_record(tmp_path).read_text())
-    for n in analyze_record(record, tricks=3):
-        if n.cost is not None:
-            assert n.cost >= 0
+    solved = [n for n in analyze_record(record, tricks=3) if n.cost is not None]
+    kinds = set()
+    for n in solved:
+        state = state_at(record, n.hand, n.action)
+        values = QuintusSolver().move_values(state)
+        assert n.value == values[n.card]
+        if n.seat == state.quintus:
+            assert n.best == max(values.values())
+            kinds.add("quintus")
+        else:
+            assert n.best == min(values.values())
+            kinds.add("defender")
+        assert n.cost == abs(n.best - n.value)
+    assert kinds == {"quintus", "defender"}
 
 
 def test_analyze_command_prints_and_writes_json(tmp_path: Path) -> None:

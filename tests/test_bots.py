@@ -100,6 +100,8 @@ def test_a_bot_cannot_see_hidden_cards(level: str, game: str) -> None:
     for state in POSITIONS[game]()[:4]:
         seat = state.current_player()
         other_worlds = [state.resample_from_infostate(seat, random.Random(k)) for k in range(3)]
+        # The worlds really lie otherwise (else the same choice would prove nothing).
+        assert any(list(w.hands) != list(state.hands) for w in other_worlds), str(state)
         choices = set()
         for world in [state, *other_worlds]:
             assert world.observation(seat) == state.observation(seat)

@@ -93,11 +93,16 @@ def test_score_reads_standard_input(name: str) -> None:
     assert score_ok("-", input=example_file(name + ".json").read_text()) == want
 
 
-@pytest.mark.parametrize("name", QUINTO_EXAMPLES)
+@pytest.mark.parametrize(
+    "name", ["quinto-partnership", "quinto-dummy", "quintus-base", "quintus-bidding"]
+)
 def test_bundled_examples_are_the_spec_examples(name: str) -> None:
+    """The examples shipped in the package are the spec's, record and scorer output."""
+    if not SPEC_EXAMPLES.exists():
+        pytest.skip(f"the spec's examples are not at {SPEC_EXAMPLES} on this machine")
     for suffix in (".json", ".score.json"):
         bundled = json.loads(example_text(name + suffix.removesuffix(".json")))
-        assert bundled == json.loads(example_file(name + suffix).read_text())
+        assert bundled == json.loads((SPEC_EXAMPLES / (name + suffix)).read_text())
 
 
 def test_score_prints_exactly_the_scorer_object(tmp_path: Path) -> None:
@@ -200,7 +205,8 @@ def test_deeply_nested_json_exits_2_with_an_error_object() -> None:
 
 def test_score_needs_a_file_argument() -> None:
     result = run("score")
-    assert result.exit_code != 0
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert "Missing argument 'FILE'" in result.output
 
 
 def quintet_exe() -> Path:
@@ -269,7 +275,8 @@ def test_sheet_of_an_invalid_record_fails(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text("[]")
     result = run("sheet", str(path))
-    assert result.exit_code != 0
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert "invalid: a record is a JSON object, not list" in result.output
 
 
 @pytest.mark.parametrize("name", QUINTO_EXAMPLES)

@@ -199,8 +199,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 ANSWERS = {"error", "state", "update", "welcome", "joined", "left", "hint", "pong"}
 
 
-def alive_after(site: Site, i: int, text: str) -> None:
-    """Send ``text`` on socket ``i``, then a ping: the pong comes, no server error before."""
+def alive_after(site: Site, i: int, text: str) -> list[JSON]:
+    """Send ``text`` on socket ``i``, then a ping: the pong comes, no server error before;
+    return the error messages that came before the pong."""
     if site.sent[i] > 150:  # stay under the connection's burst of 200 messages
         site.reconnect(i)
     ws = site.conns[i]
@@ -208,13 +209,15 @@ def alive_after(site: Site, i: int, text: str) -> None:
     site.sent[i] += 2
     ws.send(text)
     ws.send(json.dumps({"type": "ping", "id": f"p{site.n}"}))
+    errors = []
     while True:
         m = json.loads(ws.recv(timeout=30))
         assert m["type"] in ANSWERS, m
         if m["type"] == "error":
             assert m["code"] in ERRORS and m["code"] != "server_error", (text, m)
+            errors.append(m)
         if m == {"type": "pong", "ref": f"p{site.n}", "t": None}:
-            return
+            return errors
 
 
 # ------------------------------------------------------------------ websocket
@@ -278,7 +281,8 @@ def test_valid_messages_with_one_bad_field_get_a_protocol_error(
     raw=st.binary(max_size=64) | st.text(max_size=64).map(lambda s: s.encode("utf-8", "replace"))
 )
 def test_random_text_frames_get_a_protocol_error(site: Site, raw: bytes) -> None:
-    alive_after(site, 1, raw.decode("utf-8", "replace"))
+    errors = alive_after(site, 1, raw.decode("utf-8", "replace"))
+    assert len(errors) == 1, (raw, errors)  # each frame answered by one protocol error
 
 
 # ----------------------------------------------------------------------- HTTP
