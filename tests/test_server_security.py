@@ -238,6 +238,10 @@ def test_an_opponent_cannot_take_the_lone_players_seat_and_see_the_dummy(people:
     tab = ann.ws()
     hello(tab, t["id"])
     refused(tab, {"type": "join", "seat": 0, "name": "A", "invite": code}, "already_seated")
+    # And the tab is still shown neither the lone hand nor the dummy.
+    send(tab, {"type": "state"})
+    hands = until(tab, "state")["hand"]["hands"]
+    assert hands[0] is None and hands[2] is None, hands
 
 
 def test_a_seat_given_to_a_bot_cannot_then_be_joined_by_the_player_who_gave_it(

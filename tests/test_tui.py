@@ -329,7 +329,7 @@ def test_the_hint_is_pimcs_by_default_and_worked_out_on_a_thread() -> None:
 
 def _cards_on_screen(text: str) -> set[str]:
     ranks = "|".join(["10", "2", "3", "4", "5", "6", "7", "8", "9", "J", "Q", "K", "A"])
-    return set(re.findall(rf"(?:{ranks})[{SUIT_SYMBOLS}]", text))
+    return set(re.findall(rf"(?:{ranks})[{SUIT_SYMBOLS}]|\bJK\b", text))
 
 
 def test_the_screen_shows_only_what_the_person_may_see() -> None:
@@ -341,6 +341,7 @@ def test_the_screen_shows_only_what_the_person_may_see() -> None:
             mine = {card_display(c) for c in mask_cards(table.state.hands[1])}
             shown = _cards_on_screen(screen_text(app))
             played = {card_display(a) for _, a in table.state.history() if a < 53}
+            assert mine <= shown  # the person's own hand is found on the screen
             assert shown <= mine | played
             for _ in range(4):
                 await decide(pilot, app, 0)
