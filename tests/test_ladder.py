@@ -306,6 +306,8 @@ def test_a_ladder_plays_every_pair_on_the_same_deals() -> None:
 
 
 def test_the_ladder_levels_are_the_bots_levels() -> None:
+    """By default the ladder rates every level, the frozen yardstick included."""
+    assert set(ladder_levels()) == {"random", "heuristic", "pimc-2026", "pimc", "ismcts"}
     assert ladder_levels() == tuple(levels())
 
 
