@@ -57,5 +57,20 @@ def test_parts_prints_each_way_and_the_differences(capsys: pytest.CaptureFixture
     bench = _bench()
     asyncio.run(bench.parts(2, 1, 1))
     out = capsys.readouterr().out
-    for way in ("whole", "no store", "no broadcast", "neither", "the broadcast"):
-        assert way in out
+    import re
+
+    per_way = {
+        way: float(m)
+        for way, m in re.findall(r"^\s+(whole|no store|no broadcast|neither)\s+(\d+) us", out, re.M)
+    }
+    assert set(per_way) == {"whole", "no store", "no broadcast", "neither"}, out
+    assert all(v > 0 for v in per_way.values()), out
+    diffs = re.search(
+        r"the store (-?\d+) us, the broadcast (-?\d+) us, the rest (\d+) us an action", out
+    )
+    assert diffs is not None, out
+    store, broadcast, rest = (int(x) for x in diffs.groups())
+    # The differences are those of the medians printed above (each rounded to a whole us).
+    assert abs(store - (per_way["whole"] - per_way["no store"])) <= 1
+    assert abs(broadcast - (per_way["whole"] - per_way["no broadcast"])) <= 1
+    assert abs(rest - per_way["neither"]) <= 1
