@@ -355,6 +355,48 @@ def test_hint_and_next_refusals(client: TestClient, seated: Seated) -> None:
     expect_error(seated.spectator, {"type": "next"}, "not_player")
 
 
+@pytest.mark.parametrize("level", ["heuristic", "pimc"])
+def test_a_hint_names_no_card_its_player_cannot_see(tmp_path: Path, level: str) -> None:
+    """At every decision of a whole hand the player to act asks for a hint: its text and
+    reason name only cards of the hands the player sees or cards already played (as codes,
+    ``KH``, or as shown, ``K♥``)."""
+    import re
+    from contextlib import ExitStack
+
+    from quintet.cards import card_display, card_str
+
+    settings = Settings(
+        db_url=f"sqlite:///{tmp_path / 'h.db'}",
+        bot_delay=0.0,
+        allow_seed=True,
+        hint_level=level,
+        hint_seconds=0.02,
+    )
+    with TestClient(create_app(settings)) as client, ExitStack() as stack:
+        seated = Seated(client, stack)
+        played: set[str] = set()
+        hints = 0
+        while seated.state["hand"] is not None and seated.state["hand"]["turn"] is not None:
+            turn = seated.turn()
+            ws = seated.ws[turn]
+            seen = set(until_hand(ws))
+            send(ws, {"type": "hint", "id": f"h{hints}"})
+            m = until(ws, "hint")
+            hints += 1
+            words = set(re.split(r"[^0-9A-Za-z♠♣♦♥]+", f"{m['text']} {m['reason'] or ''}"))
+            for c in range(53):
+                code, shown = card_str(c), card_display(c)
+                if code in seen or code in played:
+                    continue
+                assert code not in words and shown not in words, (code, m, seen)
+            action = m["action"]
+            if action.get("card"):
+                played.add(action["card"])
+            send(ws, {"type": "act", "action": action})
+            seated.state = until(seated.spectator, "state")
+        assert hints >= 52, hints  # the doubling round and the 13 tricks
+
+
 def test_game_over_refusals(client: TestClient) -> None:
     made = new_table(client, game="quintus", options={"hands": 1}, seats=["random"] * 5, seed=9)
     tid = made["id"]
