@@ -125,7 +125,7 @@ class _Context:
         self.j11 = rules.joker_eleventh_trick
         self.dealer = dealer
         self.lone = lone
-        self.dummy = (lone + 2) & 3 if lone >= 0 else -1
+        self.dummy = _dummy_of(lone)
         self.start_score = start_score
         self.order = tuple(s for s in ((dealer + i) & 3 for i in range(1, 5)) if s != self.dummy)
         self.leader0 = (dealer + 1) & 3
@@ -285,7 +285,7 @@ class QuintoState(HandState):
         if not 0 <= dealer < 4:
             raise ValueError(f"dealer {dealer} is out of range 0..3")
         lone = _check_lone(rules, lone_seat)
-        if lone >= 0 and dealer == (lone + 2) & 3:
+        if lone >= 0 and dealer == _dummy_of(lone):
             raise ValueError(f"the dummy seat {dealer} never deals")
         return cls._create(rules, dealer, list(hands), cachette, score, lone)
 
@@ -343,7 +343,7 @@ class QuintoState(HandState):
         if not 0 <= dealer < 4:
             raise ValueError(f"dealer {dealer} is out of range 0..3")
         lone = _check_lone(rules, lone_seat)
-        if lone >= 0 and dealer == (lone + 2) & 3:
+        if lone >= 0 and dealer == _dummy_of(lone):
             raise ValueError(f"the dummy seat {dealer} never deals")
         hands, cachette = random_deal(rng)
         return cls._create(rules, dealer, hands, cachette, score, lone)
@@ -933,6 +933,11 @@ class QuintoState(HandState):
         )
 
 
+def _dummy_of(lone: int) -> int:
+    """Return the dummy seat of the lone player ``lone`` (his partner's), or -1 without one."""
+    return (lone + 2) & 3 if lone >= 0 else -1
+
+
 def _table(
     variant: str,
     dealer: int,
@@ -958,7 +963,7 @@ def _table(
     the same from its own fields when its text is asked for (``lone`` is -1 without a
     lone player, ``winner`` and ``cachette_side`` -1 when none).
     """
-    dummy = (lone + 2) & 3 if lone >= 0 else -1
+    dummy = _dummy_of(lone)
     head = f"Quinto ({variant})  dealer {SEAT_NAMES[dealer]}"
     if lone >= 0:
         head += f"  lone {SEAT_NAMES[lone]}, dummy {SEAT_NAMES[dummy]}"
