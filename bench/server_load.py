@@ -16,7 +16,11 @@ action the moment it is their turn (and say ``next`` after each hand), and measu
 * the floor, in the same run: a bare websocket echo round trip on the same server (same
   uvicorn, same websocket stack, ``/bench/echo``) with N clients doing the same at
   once (its latency, and the server's CPU time per round trip), and a single unloaded
-  client.
+  client;
+* the fan-out floor, in the same run: an action's traffic with nothing of a table (one
+  message of an update's size in, sent to the four members of its group: ``/bench/fanout``)
+  with N groups of four clients doing it at once, and the ratio of its p99 to the echo's:
+  what the stack alone makes of the p99 goal (``--no-fanout`` leaves it out).
 
 Run: ``.venv/bin/python bench/server_load.py`` (``--tables 10,100,500 --seconds 10``).
 
@@ -143,6 +147,94 @@ async def echo_floor(
     await asyncio.gather(*tasks)
     cpu = cpu_seconds(pid) - c0
     return lat, cpu / max(len(lat), 1)
+
+
+#: A text of an ``update``'s size (some 400 bytes), for the fan-out floor.
+FANOUT_TEXT = json.dumps(
+    {
+        "type": "update",
+        "table": "Xv3k9QmZ0aBc",
+        "seq": 58,
+        "hand": {
+            "actions": 57,
+            "turn": 3,
+            "hand_sizes": [9, 9, 9, 10],
+            "trick": [{"seat": 0, "card": "AS"}, {"seat": 1, "card": "5S"}],
+        },
+        "log": {
+            "hand": 0,
+            "from": 71,
+            "events": [
+                {
+                    "kind": "action",
+                    "seat": 2,
+                    "text": "South: 3S",
+                    "action": {"seat": 2, "type": "play", "card": "3S"},
+                }
+            ],
+        },
+        "legal": [{"seat": 3, "type": "play", "card": c} for c in ("4S", "9S", "KS")],
+    }
+)
+
+
+async def fanout_floor(
+    url: str, groups: int, seconds: float, pid: int, think: float = 0.0
+) -> tuple[list[float], list[float], float]:
+    """Run ``groups`` groups of four clients on ``/bench/fanout``: in turn one member
+    sends an update-sized text and the server sends it to all four (an action's
+    traffic, one message in and four out, with nothing of a table), closed loop or
+    after ``think`` seconds on average.
+
+    Returns the times to the sender and to the last of the four, and the server's CPU
+    seconds per fan-out.
+    """
+    to_actor: list[float] = []
+    to_all: list[float] = []
+    opened = 0
+    all_open = asyncio.Event()
+    go = asyncio.Event()
+    stop = 0.0
+    sem = asyncio.Semaphore(100)
+    rng = random.Random(groups)
+
+    async def group(g: int) -> None:
+        nonlocal opened
+        wss = []
+        for _ in range(4):
+            async with sem:
+                wss.append(await websockets.connect(f"{url}/{g}", compression=None, max_size=2**22))
+        opened += 1
+        if opened == groups:
+            all_open.set()
+        try:
+            await go.wait()
+            i = 0
+            while time.perf_counter() < stop:
+                if think:
+                    await asyncio.sleep(think * (0.5 + rng.random()))
+                actor = wss[i % 4]
+                t = time.perf_counter()
+                await actor.send(FANOUT_TEXT)
+                json.loads(await actor.recv())  # the clients read what they get
+                to_actor.append(time.perf_counter() - t)
+                for w in wss:
+                    if w is not actor:
+                        json.loads(await w.recv())
+                to_all.append(time.perf_counter() - t)
+                i += 1
+        finally:
+            for w in wss:
+                await w.close()
+
+    tasks = [asyncio.create_task(group(g)) for g in range(groups)]
+    await asyncio.wait_for(all_open.wait(), timeout=300)
+    c0 = cpu_seconds(pid)
+    stop = time.perf_counter() + seconds
+    go.set()
+    await asyncio.gather(*tasks)
+    cpu = cpu_seconds(pid) - c0
+    return to_actor, to_all, cpu / max(len(to_all), 1)
 
 
 # ---------------------------------------------------------------------- tables
@@ -349,6 +441,17 @@ async def main_async(args: argparse.Namespace, server: ServerProcess) -> list[JS
         row["echo_cpu_ms"] = 1000 * echo_cpu
         row["echo_single_median_ms"] = pct(single, 0.5)
         row["p99_over_echo_p99"] = row["actor_p99_ms"] / max(row["echo_p99_ms"], 1e-9)
+        if args.fanout:
+            fan_url = f"ws://127.0.0.1:{server.port}/bench/fanout"
+            f_actor, f_all, fan_cpu = await fanout_floor(
+                fan_url, n, args.seconds, pid, think=args.think
+            )
+            row["fanout_median_ms"] = pct(f_actor, 0.5)
+            row["fanout_p99_ms"] = pct(f_actor, 0.99)
+            row["fanout_all_p99_ms"] = pct(f_all, 0.99)
+            row["fanout_cpu_ms"] = 1000 * fan_cpu
+            row["fanout_p99_over_echo_p99"] = row["fanout_p99_ms"] / max(row["echo_p99_ms"], 1e-9)
+            row["p99_over_fanout_p99"] = row["actor_p99_ms"] / max(row["fanout_p99_ms"], 1e-9)
         rows.append(row)
         print(
             f"N={n:>4}: {row['actions_per_s']:6.0f} actions/s | server CPU "
@@ -362,6 +465,16 @@ async def main_async(args: argparse.Namespace, server: ServerProcess) -> list[JS
             f"{row['p99_over_echo_p99']:.1f} | errors {row['errors']}",
             flush=True,
         )
+        if args.fanout:
+            print(
+                f"       fan-out floor x{n} (one in, four out, no table): p50 "
+                f"{row['fanout_median_ms']:6.2f} p99 {row['fanout_p99_ms']:7.2f} ms "
+                f"(->all 4 p99 {row['fanout_all_p99_ms']:7.2f}), CPU "
+                f"{row['fanout_cpu_ms']:.3f} ms/fan-out | fan-out p99/echo p99 "
+                f"{row['fanout_p99_over_echo_p99']:.1f} | action p99/fan-out p99 "
+                f"{row['p99_over_fanout_p99']:.1f}",
+                flush=True,
+            )
     return rows
 
 
@@ -377,6 +490,12 @@ def main() -> None:
         default=0.0,
         help="seconds a player (and an echo client) waits before acting, on average "
         "(default 0: as fast as the server answers)",
+    )
+    p.add_argument(
+        "--no-fanout",
+        dest="fanout",
+        action="store_false",
+        help="leave out the fan-out floor (one message in, four out, on /bench/fanout)",
     )
     p.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
     p.add_argument("--json", default=None, help="write the results to this file")
@@ -417,6 +536,12 @@ def main() -> None:
             json.dump(rows, f, indent=1)
     med = statistics.median([r["p99_over_echo_p99"] for r in rows]) if rows else 0
     print(f"median p99 ratio to the echo floor at the same concurrency: {med:.1f}")
+    if args.fanout and rows:
+        fan = statistics.median([r["fanout_p99_over_echo_p99"] for r in rows])
+        print(
+            "median p99 ratio of the bare fan-out (one in, four out, no table) to the echo "
+            f"at the same concurrency: {fan:.1f}"
+        )
 
 
 if __name__ == "__main__":

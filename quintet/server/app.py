@@ -559,6 +559,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except (WebSocketDisconnect, RuntimeError):
                 pass
 
+        fan_groups: dict[str, list[Callable[[str], Coroutine[Any, Any, None]]]] = {}
+
+        @app.websocket("/bench/fanout/{group}")
+        async def fanout(ws: WebSocket, group: str) -> None:
+            """An action's traffic with nothing of a table: each text a member of a group
+            (four at most) sends is sent to every member, through the ASGI ``send`` the
+            tables' messages take (:func:`text_sender`)."""
+            members = fan_groups.setdefault(group[:64], [])
+            if len(members) >= 4:
+                await ws.close(code=1008, reason="a fan-out group has four members")
+                return
+            await ws.accept()
+            send = text_sender(ws)
+            members.append(send)
+            try:
+                while True:
+                    m = await ws.receive()
+                    if m["type"] == "websocket.disconnect":
+                        break
+                    text = m.get("text")
+                    if text is not None:
+                        for member in list(members):
+                            await member(text)
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                pass
+            finally:
+                members.remove(send)
+                if not members:
+                    fan_groups.pop(group[:64], None)
+
     return app
 
 
