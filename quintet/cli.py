@@ -588,7 +588,10 @@ def arena_cmd(
 @click.option("--sweep-every", type=click.FloatRange(min=0.05), default=60.0, hidden=True)
 @click.option("--allow-seed", is_flag=True, hidden=True, help="Tests: tables may set a seed.")
 @click.option(
-    "--echo", is_flag=True, hidden=True, help="Benchmarks: a websocket echo at /bench/echo and a fan-out at /bench/fanout/GROUP."
+    "--echo",
+    is_flag=True,
+    hidden=True,
+    help="Benchmarks: a websocket echo at /bench/echo, a fan-out at /bench/fanout/GROUP.",
 )
 def serve_cmd(
     host: str,
