@@ -154,6 +154,29 @@ class HandState:
     def visible_seats(self, viewer: int) -> tuple[int, ...]:  # pragma: no cover
         raise NotImplementedError
 
+    def private_view(
+        self, seat: int
+    ) -> tuple[tuple[CardMask | None, ...], tuple[tuple[int, Action], ...]]:
+        """Return what the player deciding for ``seat`` sees that others may not: the
+        hands he may see (None for the others) and his legal actions as ``(seat,
+        action)``, exactly his observation's ``hands`` and ``legal_actions`` without the
+        public rest of it (a live table sends each player these at every change and
+        the public part once for all)."""
+        visible = self.visible_seats(seat)
+        hands = tuple([m if s in visible else None for s, m in enumerate(self.hands)])
+        me = self.controller(seat)
+        legal: tuple[tuple[int, Action], ...] = ()
+        for s in self.actors():
+            if self.controller(s) == me:
+                legal += tuple([(s, a) for a in self.legal_actions(s)])
+        return hands, legal
+
+    def controller(self, seat: int) -> int:  # pragma: no cover
+        raise NotImplementedError
+
+    def actors(self) -> tuple[int, ...]:  # pragma: no cover
+        raise NotImplementedError
+
     def _forbid(self, seat: int, cards: CardMask) -> None:
         """Add ``cards`` to what ``seat``'s play has shown it cannot hold (``apply_action``)."""
         f = list(self._forb)

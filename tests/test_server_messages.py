@@ -358,7 +358,8 @@ def test_a_seats_view_is_its_observations_hands_and_legal_actions() -> None:
             while True:
                 for seat in range(n):
                     obs = state.observation(seat)
-                    assert views.seat_view(state, seat) == (obs.hands, obs.legal_actions)
+                    assert state.private_view(seat) == (obs.hands, obs.legal_actions)
+                    assert HandState.private_view(state, seat) == (obs.hands, obs.legal_actions)
                     public = views.public_hand_json(obs, 0)
                     assert public == views.public_hand_json(state.observation(0), 0)
                 if state.is_terminal():

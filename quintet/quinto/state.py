@@ -731,6 +731,36 @@ class QuintoState(HandState):
                     return (s,)
         return (v,)
 
+    def private_view(
+        self, seat: int
+    ) -> tuple[tuple[CardMask | None, ...], tuple[tuple[int, Action], ...]]:
+        """Return the hands the player deciding for ``seat`` may see and his legal
+        actions: his observation's ``hands`` and ``legal_actions`` (the same code)."""
+        ctx = self.ctx
+        v = ctx.lone if seat == ctx.dummy else seat
+        held = self.hands
+        phase = self.phase
+        shown: list[CardMask | None] = [None, None, None, None]
+        if v != ctx.lone:
+            shown[v] = held[v]
+        elif phase != DOUBLING:
+            shown[v] = held[v]
+            shown[ctx.dummy] = held[ctx.dummy]
+        else:
+            for s in self.visible_seats(v):
+                shown[s] = held[s]
+        legal: tuple[tuple[int, Action], ...] = ()
+        if phase != OVER:
+            turn = self.turn
+            if (ctx.lone if turn == ctx.dummy else turn) == v:
+                pairs = _SEAT_PAIRS[turn]
+                acts = self.legal_actions()
+                if len(acts) > 1:
+                    legal = itemgetter(*acts)(pairs)
+                elif acts:
+                    legal = (pairs[acts[0]],)
+        return tuple(shown), legal
+
     def observation(self, seat: int) -> QuintoObservation:
         """Return what the player deciding for ``seat`` may see now."""
         # Built field by field into the frozen dataclass (its __init__ costs more than all

@@ -813,6 +813,27 @@ class QuintusState(HandState):
     def _new_position(self) -> None:
         self._sigs = ()
 
+    def private_view(
+        self, seat: int
+    ) -> tuple[tuple[CardMask | None, ...], tuple[tuple[int, Action], ...]]:
+        """Return the hands ``seat`` may see and its legal actions: its observation's
+        ``hands`` and ``legal_actions`` (the same code)."""
+        held = self.hands
+        q = self.quintus
+        shown: list[CardMask | None] = [None, None, None, None, None]
+        shown[seat] = held[seat]
+        if self.nil == 2 and seat != q:  # an open nil: the quintus's hand is shown
+            shown[q] = held[q]
+        legal: tuple[tuple[int, Action], ...] = ()
+        if self.phase != OVER:
+            pairs = _SEAT_PAIRS[seat]
+            acts = self.legal_actions(seat)
+            if len(acts) > 1:
+                legal = itemgetter(*acts)(pairs)
+            elif acts:
+                legal = (pairs[acts[0]],)
+        return tuple(shown), legal
+
     def observation(self, seat: int) -> QuintusObservation:
         """Return what ``seat`` may see now."""
         # Built field by field into the frozen dataclass (its __init__ costs more than all

@@ -113,9 +113,13 @@ class LiveTable:
         self.sheet_version = 0
         self._serial = 0  # numbers the shared parts made (Shared.serial)
         self._deltas_of = -1
-        self._deltas: dict[int, tuple[str, str | None]] = {}
+        self._deltas: dict[int, tuple[str, str | None, str | None]] = {}
         self._hands_texts: dict[tuple[Any, ...], str] = {}
         self._id_text = dumps(self.id)
+        self._ready_text: tuple[tuple[int, ...], str] = ((), "[]")
+        self._social_text: tuple[int, str] | None = None  # social.state_text's
+        #: A player's seat (not the dummy's): the public hand is read from its observation.
+        self._first_player = self._players()[0]
 
     # ------------------------------------------------------------- resuming
 
@@ -331,7 +335,7 @@ class LiveTable:
     # ------------------------------------------------------------- messages
 
     def _refresh(self) -> None:
-        st = self.table.state
+        st = self.table.match.state
         if self._cache_seq != self.seq or self._cache_state is not st:
             self._cache_seq = self.seq
             self._cache_state = st
@@ -341,12 +345,14 @@ class LiveTable:
             self._public_hand = None
 
     def observation(self, seat: int) -> Observation:
-        """Return ``seat``'s observation now (cached until the next change)."""
-        self._refresh()
+        """Return ``seat``'s observation now (kept until the next change; the public
+        hand is read from one player's)."""
+        st: Any = self.table.match.state
+        if self._cache_seq != self.seq or self._cache_state is not st:
+            self._refresh()
         obs = self._obs.get(seat)
         if obs is None:
-            obs = self.table.state.observation(seat)
-            self._obs[seat] = obs
+            obs = self._obs[seat] = st.observation(seat)
         return obs
 
     def _players(self) -> list[int]:
@@ -356,8 +362,8 @@ class LiveTable:
         """Return the hands every player is shown (None for the others)."""
         self._refresh()
         if self._spectator_hands is None:
-            st = self.table.state
-            shown = [views.seat_view(st, s)[0] for s in self._players()]
+            st: Any = self.table.match.state
+            shown = [st.private_view(s)[0] for s in self._players()]
             self._spectator_hands = views.public_hands(shown)
         return self._spectator_hands
 
@@ -369,7 +375,7 @@ class LiveTable:
         self._refresh()
         if self._public_hand is None:
             number = len(self.table.match.hands) - 1
-            obs = self.observation(self._players()[0])
+            obs = self.observation(self._first_player)
             self._public_hand = views.public_hand_json(obs, number)
         return self._public_hand
 
@@ -398,7 +404,7 @@ class LiveTable:
             for n in pending:
                 plog.note(_notice_json(n))
             self._plog = plog
-            self._log_enc = [dumps(e) for e in plog.json]
+            self._log_enc = plog.texts
             self._last_trick = dumps(plog.last)
             self._log_key = (number, self.seq)
             self._log_gen += 1
@@ -411,8 +417,7 @@ class LiveTable:
         if plog is None or self._log_key != (number, self.seq - 1):
             return  # the log is read again from the hand when it is next asked for
         last = plog.last
-        added = plog.add(views.step_events(before, seat, a, self.table.state))
-        self._log_enc.extend(dumps(e) for e in added)
+        plog.add(views.step_events(before, seat, a, self.table.match.state))
         if plog.last is not last:
             self._last_trick = dumps(plog.last)
         self._log_key = (number, self.seq)
@@ -459,8 +464,11 @@ class LiveTable:
     def shared(self) -> Shared:
         """Return the table's public parts now: what every recipient's message shares."""
         self._serial += 1
-        st = self.table.state
-        sh = Shared(self._serial, self.seq, self.status_name(), dumps(sorted(self.ready)))
+        st = self.table.match.state
+        ready = tuple(sorted(self.ready))
+        if ready != self._ready_text[0]:
+            self._ready_text = (ready, dumps(ready))
+        sh = Shared(self._serial, self.seq, self.status_name(), self._ready_text[1])
         sh.seats_version = self.seats_version
         if st is not None:
             sh.hand = self.public_hand()
@@ -473,18 +481,19 @@ class LiveTable:
         sh.sheet_version = self.sheet_version
         if self.closed:
             sh.result = dumps(self.result)
-        sh.social = dumps(social.state_json(self))
+        sh.social = social.state_text(self)
         return sh
 
     def _view(self, conn: Conn) -> tuple[tuple[Any, ...] | None, tuple[Any, ...]]:
-        """Return the hands ``conn`` may see and its legal actions (its seat's view)."""
-        st = self.table.state
-        if st is None:
+        """Return the hands ``conn`` may see and its legal actions: its seat's private
+        view, which are its observation's ``hands`` and ``legal_actions`` (a
+        spectator's: the hands every player is shown, and none)."""
+        if self.table.match.state is None:
             return None, ()
         seat = conn.seat
         if seat is None:
             return tuple(self.spectator_hands()), ()
-        return views.seat_view(st, seat)
+        return self.table.match.state.private_view(seat)
 
     def _you(self, conn: Conn) -> str:
         seat = conn.seat
@@ -503,13 +512,13 @@ class LiveTable:
 
         ``sh`` is the table's shared parts now (:meth:`shared`), made once for all the
         recipients of a change; the hands and legal actions are each one's seat's view
-        (:func:`views.seat_view`), sent only when they changed.
+        (:meth:`_view`), sent only when they changed.
         """
         if sh is None:
             sh = self.shared()
         if conn.base is None:
             return self._full_state(conn, sh)
-        return self._update(conn, sh)
+        return self._update(conn, sh, self._view(conn))
 
     def full_state(self, conn: Conn) -> str:
         """Return a whole ``state`` message for ``conn`` (on connecting, or asked for)."""
@@ -536,32 +545,40 @@ class LiveTable:
             f'"sheet":{self._sheet_text()},"result":{sh.result},"social":{sh.social}}}'
         )
 
-    def _update(self, conn: Conn, sh: Shared) -> str | None:
+    def _update(
+        self, conn: Conn, sh: Shared, view: tuple[tuple[Any, ...] | None, tuple[Any, ...]]
+    ) -> str | None:
         base = conn.base
         assert base is not None
-        top, patch = self._delta(base, sh)
-        parts = [top] if top else []
-        if conn.sent_you != conn.seat:
-            parts.append(',"you":' + self._you(conn))
-        hands, legal = self._view(conn)
-        if sh.hand is not None:
-            if hands != conn.sent_hands:
-                text = ',"hands":' + self._hands_text(hands) + "}"
-                patch = "{" + text[1:] if patch is None else patch[:-1] + text
-            if patch is not None:
-                parts.append(',"hand":' + patch)
+        head, patch, plain = self._delta(base, sh)
+        hands, legal = view
+        new_you = conn.sent_you != conn.seat
+        new_hands = sh.hand is not None and hands != conn.sent_hands
+        new_legal = legal != conn.sent_legal
+        conn.base = sh
         conn.sent_hands = hands
-        if legal != conn.sent_legal:
+        if not (new_you or new_hands or new_legal):
+            return plain  # what every connection with nothing of its own is sent
+        parts = [head]
+        if new_you:
+            parts.append(',"you":' + self._you(conn))
+        if new_hands:
+            text = ',"hands":' + self._hands_text(hands) + "}"
+            parts.append(',"hand":' + ("{" + text[1:] if patch is None else patch[:-1] + text))
+        elif patch is not None:
+            parts.append(',"hand":' + patch)
+        if new_legal:
             parts.append(',"legal":' + self._legal_text(legal))
             conn.sent_legal = legal
-        conn.base = sh
-        if not parts:
-            return None
-        return f'{{"type":"update","table":{self._id_text},"seq":{sh.seq}' + "".join(parts) + "}"
+        parts.append("}")
+        return "".join(parts)
 
-    def _delta(self, base: Shared, sh: Shared) -> tuple[str, str | None]:
-        """Return what changed from ``base`` to ``sh``: the message's shared fields, and
-        the hand's changed fields as an object (None: none changed), encoded.
+    def _delta(self, base: Shared, sh: Shared) -> tuple[str, str | None, str | None]:
+        """Return what changed from ``base`` to ``sh`` for every connection last sent
+        ``base``: the update's head (its type, table, seq and changed shared fields), the
+        hand's changed fields as an object (None: none changed), and the whole update
+        for a connection whose own view (seat, hands, legal actions) did not change
+        (None: nothing to send it), encoded.
 
         Made once per change for every connection last sent ``base``.
         """
@@ -572,7 +589,7 @@ class LiveTable:
         hit = self._deltas.get(base.serial)
         if hit is not None:
             return hit
-        parts = []
+        parts = [f'{{"type":"update","table":{self._id_text},"seq":{sh.seq}']
         if base.status != sh.status:
             parts.append(',"status":' + dumps(sh.status))
         if base.ready != sh.ready:
@@ -588,7 +605,7 @@ class LiveTable:
                 changed = sh.hand
             else:
                 old = base.hand
-                changed = {k: v for k, v in sh.hand.items() if old.get(k) != v}
+                changed = {k: v for k, v in sh.hand.items() if old[k] != v}
             if changed:
                 patch = dumps(changed)
         if sh.log_id is None:
@@ -608,7 +625,14 @@ class LiveTable:
             parts.append(',"result":' + sh.result)
         if base.social != sh.social:
             parts.append(',"social":' + sh.social)
-        out = ("".join(parts), patch)
+        head = "".join(parts)
+        if patch is not None:
+            plain: str | None = head + ',"hand":' + patch + "}"
+        elif len(parts) > 1:
+            plain = head + "}"
+        else:
+            plain = None
+        out = (head, patch, plain)
         self._deltas[base.serial] = out
         return out
 
@@ -645,7 +669,7 @@ class LiveTable:
             return
         sh = self.shared()
         for c in list(self.conns):
-            text = self.state_message(c, sh)
+            text = self._full_state(c, sh) if c.base is None else self._update(c, sh, self._view(c))
             if text is not None:
                 c.send(text)
 
@@ -797,7 +821,6 @@ class LiveTable:
         if self._plog is not None and self._log_key == (number, self.seq) and notice.hand == number:
             j = _notice_json(notice)
             self._plog.note(j)
-            self._log_enc.append(dumps(j))
         else:
             self._log_key = None  # the log is read again, with it
 

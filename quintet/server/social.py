@@ -53,7 +53,7 @@ from quintet.server.messages import (
     Rematch,
     TakeBack,
 )
-from quintet.server.protocol import ProtocolError
+from quintet.server.protocol import ProtocolError, dumps
 from quintet.server.security import Buckets, hash_token
 from quintet.server.settings import Settings
 
@@ -134,6 +134,23 @@ def state_json(t: LiveTable) -> JSON:
 
 
 # ------------------------------------------------------------------- the clock
+
+
+def state_text(t: LiveTable) -> str:
+    """Return :func:`state_json` encoded (kept while no question or clock can change it:
+    then it follows from the chat's length alone)."""
+    social = t.social
+    if t.question is None and not (
+        social.get("turn_seconds") or social.get("rematch") or social.get("drawn")
+    ):
+        key = len(t.chat)
+        kept = t._social_text
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        text = dumps(state_json(t))
+        t._social_text = (key, text)
+        return text
+    return dumps(state_json(t))
 
 
 def clock_left(t: LiveTable) -> float | None:
@@ -844,4 +861,5 @@ __all__ = [
     "draw_cards",
     "side_of",
     "state_json",
+    "state_text",
 ]

@@ -18,8 +18,10 @@ from quintet.game import Event, GameState, Observation
 from quintet.games import find_game
 from quintet.hand import HandState
 from quintet.quinto import QuintoMatch, QuintoObservation, QuintoState
+from quintet.quinto.match import games_won, match_winner, rubber_total
 from quintet.quinto.rules import SEAT_NAMES, SIDE_NAMES
 from quintet.quintus import QuintusMatch, QuintusObservation, QuintusState
+from quintet.server.protocol import dumps
 from quintet.sheets import hand_summary
 
 JSON = dict[str, Any]
@@ -56,18 +58,7 @@ def public_hand_json(obs: Observation, number: int) -> JSON:
     builds it once per change from one observation and sends each recipient only what
     changed in it; the hands each recipient may see come apart (:func:`hands_json`).
     """
-    out: JSON = {
-        "number": number,
-        "actions": len(obs.history),
-        "phase": getattr(obs, "phase", ""),
-        "dealer": getattr(obs, "dealer", 0),
-        "turn": obs.current_player if obs.current_player >= 0 else None,
-        "hand_sizes": list(obs.hand_sizes),
-        "trick": [{"seat": s, "card": card_str(c)} for s, c in getattr(obs, "trick", ())],
-        "tricks_played": getattr(obs, "tricks_played", 0),
-    }
-    out.update(_HAND_PARTS[type(obs)](obs))
-    return out
+    return _HAND_PARTS[type(obs)](obs, number)
 
 
 def hands_json(hands: Sequence[CardMask | None]) -> list[list[str] | None]:
@@ -90,71 +81,77 @@ def hands_text(hands: Sequence[CardMask | None]) -> str:
     return "[" + ",".join(parts) + "]"
 
 
-def _quinto_hand(obs: QuintoObservation) -> JSON:
-    """Return Quinto's public fields of the hand in play."""
-    lone = getattr(obs, "lone_seat", None)
+#: A trick's entry ``{"seat", "card"}`` is made from these (seat, then card code).
+_CODES: Final = tuple(card_str(c) for c in range(JOKER + 1))
+
+
+def _trick_json(trick: Sequence[tuple[int, int]]) -> list[JSON]:
+    codes = _CODES
+    return [{"seat": s, "card": codes[c]} for s, c in trick]
+
+
+def _quinto_hand(obs: QuintoObservation, number: int) -> JSON:
+    """Return a Quinto hand in play without its hands (every field read directly: a live
+    table builds this at every change)."""
+    turn = obs.current_player
+    lone = obs.lone_seat
+    cachette = obs.cachette
     return {
+        "number": number,
+        "actions": len(obs.history),
+        "phase": obs.phase,
+        "dealer": obs.dealer,
+        "turn": turn if turn >= 0 else None,
+        "hand_sizes": list(obs.hand_sizes),
+        "trick": _trick_json(obs.trick) if obs.trick else [],
+        "tricks_played": obs.tricks_played,
         "lone_seat": lone,
-        "dummy_seat": find_game(obs.game).dummy_of(lone),
-        "multiplier": getattr(obs, "multiplier", 1),
-        "doubled_by": getattr(obs, "doubled_by", None),
-        "tricks_won": list(getattr(obs, "tricks_won", (0, 0))),
-        "score": list(getattr(obs, "score", (0, 0))),
-        "start_score": list(getattr(obs, "start_score", (0, 0))),
-        "target": getattr(obs, "target", 250),
-        "cachette": cards_json(getattr(obs, "cachette", None)),
-        "game_winner": getattr(obs, "game_winner", None),
+        "dummy_seat": None if lone is None else _QUINTO_DUMMY(lone),
+        "multiplier": obs.multiplier,
+        "doubled_by": obs.doubled_by,
+        "tricks_won": list(obs.tricks_won),
+        "score": list(obs.score),
+        "start_score": list(obs.start_score),
+        "target": obs.target,
+        "cachette": None if cachette is None else cards_json(cachette),
+        "game_winner": obs.game_winner,
     }
 
 
-def _quintus_hand(obs: QuintusObservation) -> JSON:
-    """Return Quintus's public fields of the hand in play."""
+def _quintus_hand(obs: QuintusObservation, number: int) -> JSON:
+    """Return a Quintus hand in play without its hands."""
+    turn = obs.current_player
     return {
-        "quintus": getattr(obs, "quintus", None),
-        "contract": getattr(obs, "contract", None),
-        "high_bid": getattr(obs, "high_bid", None),
-        "passed": list(getattr(obs, "passed", ())),
-        "trump": getattr(obs, "trump", None),
-        "nil": getattr(obs, "nil", None),
-        "signals": [{"seat": s, "signal": n} for s, n in getattr(obs, "signals", ())],
-        "meld": getattr(obs, "meld", None),
-        "points": list(getattr(obs, "points", (0, 0, 0))),
-        "taken": [len(mask_cards(m)) for m in getattr(obs, "taken", ())],
-        "void": getattr(obs, "void", False),
+        "number": number,
+        "actions": len(obs.history),
+        "phase": obs.phase,
+        "dealer": obs.dealer,
+        "turn": turn if turn >= 0 else None,
+        "hand_sizes": list(obs.hand_sizes),
+        "trick": _trick_json(obs.trick) if obs.trick else [],
+        "tricks_played": obs.tricks_played,
+        "quintus": obs.quintus,
+        "contract": obs.contract,
+        "high_bid": obs.high_bid,
+        "passed": list(obs.passed),
+        "trump": obs.trump,
+        "nil": obs.nil,
+        "signals": [{"seat": s, "signal": n} for s, n in obs.signals],
+        "meld": obs.meld,
+        "points": list(obs.points),
+        "taken": [m.bit_count() for m in obs.taken],
+        "void": obs.void,
     }
 
 
-def seat_view(
-    state: GameState, seat: int
-) -> tuple[tuple[CardMask | None, ...], tuple[tuple[int, int], ...]]:
-    """Return the hands the player deciding for ``seat`` may see (None for the others)
-    and its legal actions as ``(seat, action)``: its observation's ``hands`` and
-    ``legal_actions``, without the public rest of it (built once for every recipient).
-
-    The hands come from the engine's :meth:`~quintet.hand.HandState.visible_seats`,
-    the rule its observation follows; the legal actions are those of the seats to act
-    this player decides for (tests/test_server_messages.py checks both against the
-    observation at every point of whole hands).
-    """
-    if not isinstance(state, HandState):  # pragma: no cover - every engine here is one
-        obs = state.observation(seat)
-        return obs.hands, obs.legal_actions
-    held = state.hands
-    visible = state.visible_seats(seat)
-    hands = tuple([m if s in visible else None for s, m in enumerate(held)])
-    me = state.controller(seat)
-    legal: tuple[tuple[int, int], ...] = ()
-    for s in state.actors():
-        if state.controller(s) == me:
-            legal += tuple([(s, a) for a in state.legal_actions(s)])
-    return hands, legal
+#: The dummy's seat when Quinto's lone player sits at a seat.
+_QUINTO_DUMMY: Final = find_game("quinto").dummy_of
 
 
 def public_hands(shown: Sequence[Sequence[CardMask | None]]) -> list[CardMask | None]:
     """Return the hands every player is shown (an open-nil hand), else None.
 
-    ``shown`` holds each player's hands as its view has them (``obs.hands``, or
-    :func:`seat_view`'s).
+    ``shown`` holds each player's hands as its observation has them (``obs.hands``).
     """
     n = len(shown[0])
     out: list[CardMask | None] = []
@@ -199,8 +196,8 @@ def public_log(state: GameState) -> tuple[list[JSON], JSON | None]:
 
 
 class PublicLog:
-    """A hand's public log as it grows: its events (the engine's and as JSON), the last
-    completed trick.
+    """A hand's public log as it grows: its events (the engine's, as JSON and encoded),
+    the last completed trick.
 
     A live table adds each action's events as it is made (:func:`step_events`), so
     the log is never replayed from the deal; :func:`public_log` is the same read from
@@ -214,29 +211,61 @@ class PublicLog:
         self.events: list[Event] = []
         #: Every entry of the log as JSON: the events, and whatever else is added.
         self.json: list[JSON] = []
+        #: Every entry of the log encoded (the JSON text of each entry of ``json``).
+        self.texts: list[str] = []
         #: The last completed trick: ``{"winner", "cards", "points"}``, or None.
         self.last: JSON | None = None
         self._plays: list[JSON] = []
 
-    def add(self, events: Sequence[Event]) -> list[JSON]:
-        """Add events at the end; return them as JSON."""
+    def add(self, events: Sequence[Event]) -> list[str]:
+        """Add events at the end; return them encoded."""
         out = []
+        game = self.game
         for e in events:
-            j = event_json(self.game, e)
-            out.append(j)
-            if e.kind == "action" and e.action is not None and is_play(e.action):
-                self._plays.append({"seat": e.seat, "card": card_str(e.action)})
-                self._plays = self._plays[-self.per_trick :]
-            elif e.kind == "trick":
-                self.last = {"winner": e.seat, "cards": self._plays, "points": e.points}
-                self._plays = []
+            if e.kind == "action":
+                j, text = _action_entry(game, e)
+                if e.action is not None and is_play(e.action):
+                    self._plays.append({"seat": e.seat, "card": _CODES[e.action]})
+                    if len(self._plays) > self.per_trick:
+                        del self._plays[0]
+            else:
+                j = event_json(game, e)
+                text = dumps(j)
+                if e.kind == "trick":
+                    self.last = {"winner": e.seat, "cards": self._plays, "points": e.points}
+                    self._plays = []
+            self.json.append(j)
+            out.append(text)
         self.events.extend(events)
-        self.json.extend(out)
+        self.texts.extend(out)
         return out
 
-    def note(self, entry: JSON) -> None:
-        """Add an entry of the table's own at the end (a notice: no engine event)."""
+    def note(self, entry: JSON) -> str:
+        """Add an entry of the table's own at the end (a notice: no engine event); return
+        it encoded."""
+        text = dumps(entry)
         self.json.append(entry)
+        self.texts.append(text)
+        return text
+
+
+#: Each action event's log entry, by (game, seat, action, text): its JSON and its text
+#: (the same every time, so made once: nine in ten of a hand's entries are actions).
+_ACTION_ENTRIES: dict[tuple[str, int | None, int | None, str], tuple[JSON, str]] = {}
+
+
+def _action_entry(game: str, e: Event) -> tuple[JSON, str]:
+    """Return an action event's log entry as JSON and encoded (kept; never change it)."""
+    key = (game, e.seat, e.action, e.text)
+    hit = _ACTION_ENTRIES.get(key)
+    if hit is None:
+        j = event_json(game, e)
+        hit = _ACTION_ENTRIES[key] = (j, dumps(j))
+    return hit
+
+
+#: The event of each action that brings nothing but itself, by (game, seat, action).
+_PLAIN_EVENTS: dict[tuple[str, int, int], Event] = {}
 
 
 def step_events(
@@ -256,8 +285,12 @@ def step_events(
         and not after.is_terminal()
         and action not in (MELD_COURT, MELD_STRAIGHT)
     ):
-        text = f"{find_game(before.game).seat_label(seat)}: {action_str(action)}"
-        return [Event("action", seat, action, text=text)]
+        key = (before.game, seat, action)
+        e = _PLAIN_EVENTS.get(key)
+        if e is None:
+            text = f"{find_game(before.game).seat_label(seat)}: {action_str(action)}"
+            e = _PLAIN_EVENTS[key] = Event("action", seat, action, text=text)
+        return [e]
     if isinstance(before, HandState):
         pos = before.position()
         pos.apply_action(action, seat)
@@ -306,16 +339,19 @@ def quinto_sheet(
         games[g]["hands"].append(row)
         games[g]["score"] = list(row["score"])
         games[g]["winner"] = row["game_winner"]
-    rubber = match.rubber_score()
+    results = match.games()  # once: the standing below is worked out from it
+    winner = match_winner(results, lone is not None)
+    bonus = match.rules.rubber_bonus
+    rubber = rubber_total(results, winner, bonus) if winner is not None and lone is None else None
     return {
         "kind": "game" if lone is not None else "rubber",
         "sides": list(SIDE_NAMES) if lone is None else _dummy_sides(lone),
         "games": games,
-        "games_won": list(match.games_won()),
-        "winner": match.winner(),
+        "games_won": list(games_won(results)),
+        "winner": winner,
         "rubber_score": list(rubber) if rubber else None,
-        "rubber_bonus": match.rules.rubber_bonus,
-        "over": match.is_over(),
+        "rubber_bonus": bonus,
+        "over": winner is not None,
     }
 
 
@@ -412,9 +448,9 @@ def action_text(seat: int, action: int) -> JSON:
     return {"action": action_to_json(action, seat), "text": action_str(action)}
 
 
-#: Each game's own fields of the hand in play (by observation class) and of a finished
-#: hand's result (by state class).
-_HAND_PARTS: Final[dict[type, Callable[[Any], JSON]]] = {
+#: Each game's hand in play without its hands (by observation class) and its own fields
+#: of a finished hand's result (by state class).
+_HAND_PARTS: Final[dict[type, Callable[[Any, int], JSON]]] = {
     QuintoObservation: _quinto_hand,
     QuintusObservation: _quintus_hand,
 }
@@ -434,23 +470,28 @@ def sheet_json(
 
 def sheet_key(state: GameState | None) -> Any:
     """Return what the in-progress hand's row of the score sheet depends on: the sheet
-    is built again only when it changes (Quinto: tricks, doubling; Quintus: the
-    auction, trump, nil and tricks)."""
+    is built again only when it changes (Quinto: tricks, the phase, doubling; Quintus:
+    tricks, the phase, the auction, trump, nil and a void hand)."""
     if state is None:
         return None
-    return (
-        state.tricks_played,
-        state.is_terminal(),
-        *(getattr(state, name, None) for name in _SHEET_FIELDS.get(type(state), ())),
-    )
+    return _SHEET_KEYS[type(state)](state)
 
 
 _SHEETS: Final[dict[type, Callable[[Any, list[JSON], Sequence[Event] | None], JSON]]] = {
     QuintoMatch: quinto_sheet,
     QuintusMatch: lambda match, rows, events: quintus_ledger(match),
 }
-#: The state fields (besides tricks) a game's in-progress sheet row shows.
-_SHEET_FIELDS: Final[dict[type, tuple[str, ...]]] = {
-    QuintoState: ("multiplier",),
-    QuintusState: ("phase", "quintus", "contract", "trump", "nil", "void"),
+#: What a game's in-progress sheet row shows, read from its state (the phase says
+#: whether the hand is over).
+_SHEET_KEYS: Final[dict[type, Callable[[Any], tuple[Any, ...]]]] = {
+    QuintoState: lambda st: (st.tricks_played, st.phase, st.multiplier),
+    QuintusState: lambda st: (
+        st.tricks_played,
+        st.phase,
+        st.quintus,
+        st.contract,
+        st.trump,
+        st.nil,
+        st.void,
+    ),
 }
