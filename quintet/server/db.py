@@ -526,8 +526,38 @@ def action_row(table_id: str, seq: int, hand: int, seat: int, a: int) -> ActionR
 
 
 def insert_actions(conn: Connection, rows: Sequence[ActionRow]) -> None:
-    """Insert accepted actions' rows in one statement (an ``executemany`` for several)."""
-    conn.execute(_INSERT_ACTION, rows[0] if len(rows) == 1 else list(rows))
+    """Insert accepted actions' rows in one statement (an ``executemany`` for several).
+
+    The statement is compiled once per dialect and run as the driver's own SQL, its
+    parameters made ready here (the time by the column type's own bind processor):
+    the rows of every action of every table go this way, and SQLAlchemy's per-row
+    work for a Core insert cost more than the insert itself.
+    """
+    sql, names, at = _raw_insert(conn.dialect)
+    params: list[Any]
+    if names is None:  # named parameters: the rows themselves
+        params = list(rows) if at is None else [{**r, "at": at(r["at"])} for r in rows]
+    elif at is None:
+        params = [tuple([r[n] for n in names]) for r in rows]
+    else:
+        params = [tuple([at(r[n]) if n == "at" else r[n] for n in names]) for r in rows]
+    conn.exec_driver_sql(sql, params[0] if len(params) == 1 else params)
+
+
+#: The action insert as each dialect runs it: (SQL, parameter order or None for named
+#: parameters, the time's bind processor or None).
+_RAW_INSERTS: dict[tuple[str, str], tuple[str, list[str] | None, Any]] = {}
+
+
+def _raw_insert(dialect: Any) -> tuple[str, list[str] | None, Any]:
+    key = (dialect.name, dialect.driver)
+    hit = _RAW_INSERTS.get(key)
+    if hit is None:
+        compiled = _INSERT_ACTION.compile(dialect=dialect)
+        names = list(compiled.positiontup or []) if compiled.positional else None
+        at = actions_t.c.at.type.dialect_impl(dialect).bind_processor(dialect)
+        hit = _RAW_INSERTS[key] = (str(compiled), names, at)
+    return hit
 
 
 def insert_action(conn: Connection, table_id: str, seq: int, hand: int, seat: int, a: int) -> None:
