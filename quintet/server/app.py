@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 from urllib.parse import parse_qsl, urlencode
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
@@ -607,8 +607,8 @@ def text_sender(ws: WebSocket) -> Callable[[str], Coroutine[Any, Any, None]]:
         return ws.send_text
 
     def send_text(text: str) -> Coroutine[Any, Any, None]:
-        # The type as a string: a subscripted one would be built again at every message.
-        return cast("Coroutine[Any, Any, None]", send({"type": "websocket.send", "text": text}))
+        coro: Coroutine[Any, Any, None] = send({"type": "websocket.send", "text": text})
+        return coro
 
     return send_text
 

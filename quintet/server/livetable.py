@@ -373,11 +373,13 @@ class LiveTable:
         Built once per change, from one player's observation: its fields are public.
         """
         self._refresh()
-        if self._public_hand is None:
-            number = len(self.table.match.hands) - 1
-            obs = self.observation(self._first_player)
-            self._public_hand = views.public_hand_json(obs, number)
-        return self._public_hand
+        hand = self._public_hand
+        if hand is None:
+            match = self.table.match
+            st: Any = match.state
+            obs = st.observation(self._first_player)
+            hand = self._public_hand = views.public_hand_json(obs, len(match.hands) - 1)
+        return hand
 
     def public_log(self) -> tuple[list[str], str]:
         """Return the hand's public log (each entry encoded) and its last trick, encoded.
@@ -865,8 +867,13 @@ class LiveTable:
         turn clock runs (it plays for a person whose time ran out); a table of people
         without a clock is left alone (a seat given to a bot wakes it then).
         """
-        if self.social.get("turn_seconds") or any(s.kind == "bot" for s in self.seats):
+        if self.social.get("turn_seconds"):
             self.wake.set()
+            return
+        for s in self.seats:
+            if s.kind == "bot":
+                self.wake.set()
+                return
 
     def start_bots(self) -> None:
         """Start the task that lets bots act (and deals for tables of bots only)."""
