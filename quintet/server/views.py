@@ -90,12 +90,10 @@ def _trick_json(trick: Sequence[tuple[int, int]]) -> list[JSON]:
     return [{"seat": s, "card": codes[c]} for s, c in trick]
 
 
-def _quinto_hand(obs: QuintoObservation, number: int) -> JSON:
-    """Return a Quinto hand in play without its hands (every field read directly: a live
-    table builds this at every change)."""
+def _common_hand(obs: Observation, number: int) -> JSON:
+    """Return the fields of a hand in play every game has (each read directly: a live
+    table builds the hand at every change)."""
     turn = obs.current_player
-    lone = obs.lone_seat
-    cachette = obs.cachette
     return {
         "number": number,
         "actions": len(obs.history),
@@ -105,43 +103,46 @@ def _quinto_hand(obs: QuintoObservation, number: int) -> JSON:
         "hand_sizes": list(obs.hand_sizes),
         "trick": _trick_json(obs.trick) if obs.trick else [],
         "tricks_played": obs.tricks_played,
-        "lone_seat": lone,
-        "dummy_seat": None if lone is None else _QUINTO_DUMMY(lone),
-        "multiplier": obs.multiplier,
-        "doubled_by": obs.doubled_by,
-        "tricks_won": list(obs.tricks_won),
-        "score": list(obs.score),
-        "start_score": list(obs.start_score),
-        "target": obs.target,
-        "cachette": None if cachette is None else cards_json(cachette),
-        "game_winner": obs.game_winner,
     }
+
+
+def _quinto_hand(obs: QuintoObservation, number: int) -> JSON:
+    """Return a Quinto hand in play without its hands."""
+    out = _common_hand(obs, number)
+    lone = obs.lone_seat
+    cachette = obs.cachette
+    out.update(
+        lone_seat=lone,
+        dummy_seat=None if lone is None else _QUINTO_DUMMY(lone),
+        multiplier=obs.multiplier,
+        doubled_by=obs.doubled_by,
+        tricks_won=list(obs.tricks_won),
+        score=list(obs.score),
+        start_score=list(obs.start_score),
+        target=obs.target,
+        cachette=None if cachette is None else cards_json(cachette),
+        game_winner=obs.game_winner,
+    )
+    return out
 
 
 def _quintus_hand(obs: QuintusObservation, number: int) -> JSON:
     """Return a Quintus hand in play without its hands."""
-    turn = obs.current_player
-    return {
-        "number": number,
-        "actions": len(obs.history),
-        "phase": obs.phase,
-        "dealer": obs.dealer,
-        "turn": turn if turn >= 0 else None,
-        "hand_sizes": list(obs.hand_sizes),
-        "trick": _trick_json(obs.trick) if obs.trick else [],
-        "tricks_played": obs.tricks_played,
-        "quintus": obs.quintus,
-        "contract": obs.contract,
-        "high_bid": obs.high_bid,
-        "passed": list(obs.passed),
-        "trump": obs.trump,
-        "nil": obs.nil,
-        "signals": [{"seat": s, "signal": n} for s, n in obs.signals],
-        "meld": obs.meld,
-        "points": list(obs.points),
-        "taken": [m.bit_count() for m in obs.taken],
-        "void": obs.void,
-    }
+    out = _common_hand(obs, number)
+    out.update(
+        quintus=obs.quintus,
+        contract=obs.contract,
+        high_bid=obs.high_bid,
+        passed=list(obs.passed),
+        trump=obs.trump,
+        nil=obs.nil,
+        signals=[{"seat": s, "signal": n} for s, n in obs.signals],
+        meld=obs.meld,
+        points=list(obs.points),
+        taken=[m.bit_count() for m in obs.taken],
+        void=obs.void,
+    )
+    return out
 
 
 #: The dummy's seat when Quinto's lone player sits at a seat.
