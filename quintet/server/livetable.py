@@ -490,12 +490,14 @@ class LiveTable:
         """Return the hands ``conn`` may see and its legal actions: its seat's private
         view, which are its observation's ``hands`` and ``legal_actions`` (a
         spectator's: the hands every player is shown, and none)."""
-        if self.table.match.state is None:
+        st: Any = self.table.match.state
+        if st is None:
             return None, ()
         seat = conn.seat
         if seat is None:
             return tuple(self.spectator_hands()), ()
-        return self.table.match.state.private_view(seat)
+        view: tuple[tuple[Any, ...], tuple[Any, ...]] = st.private_view(seat)
+        return view
 
     def _you(self, conn: Conn) -> str:
         seat = conn.seat
@@ -671,7 +673,7 @@ class LiveTable:
             return
         sh = self.shared()
         for c in list(self.conns):
-            text = self._full_state(c, sh) if c.base is None else self._update(c, sh, self._view(c))
+            text = self.state_message(c, sh)
             if text is not None:
                 c.send(text)
 
