@@ -113,7 +113,7 @@ def _quinto_hand(obs: QuintoObservation, number: int) -> JSON:
     cachette = obs.cachette
     out.update(
         lone_seat=lone,
-        dummy_seat=None if lone is None else _QUINTO_DUMMY(lone),
+        dummy_seat=find_game(obs.game).dummy_of(lone),
         multiplier=obs.multiplier,
         doubled_by=obs.doubled_by,
         tricks_won=list(obs.tricks_won),
@@ -143,10 +143,6 @@ def _quintus_hand(obs: QuintusObservation, number: int) -> JSON:
         void=obs.void,
     )
     return out
-
-
-#: The dummy's seat when Quinto's lone player sits at a seat.
-_QUINTO_DUMMY: Final = find_game("quinto").dummy_of
 
 
 def public_hands(shown: Sequence[Sequence[CardMask | None]]) -> list[CardMask | None]:
