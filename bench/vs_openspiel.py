@@ -49,7 +49,13 @@ A seat's score is its side's hand points (Quinto) or what it gains in the hand
 (Quintus); in one seating our result is the mean score of our seats minus ISMCTS's, and
 a deal's result is the mean over its seatings. The report: points per deal (ours minus
 ISMCTS's) with a 95% confidence interval (``quintet.arena.summarize``), and whether the
-interval is clear of zero. Deals run in ``--jobs`` processes (default: every core); at
+interval is clear of zero. With a lone player, each bot's results where it held him,
+each role in duplicate, how often each bot held him and how it went, and in Quintus
+*team against team*: in a hand where one team is both ours and the other both ISMCTS's,
+our team's seat score less theirs (the same quintus and the same cards against both:
+the teams' play alone, far less noisy than the roles' comparison; in the base game the
+team with more card points scores more, in the bidding game it pays less or gets
+more). Deals run in ``--jobs`` processes (default: every core); at
 0.2 s a decision a Quinto deal takes about 20 s per process.
 
 ``--uct-c`` (default 40 for Quinto, 25 for Quintus: returns are points, tens per hand, so
@@ -367,6 +373,7 @@ def report(
                 f"  as {label}, ours minus ISMCTS in that role (its seat's own score, same "
                 f"deals): {t.mean:+.2f} [{t.low:+.2f}, {t.high:+.2f}] over {t.n} deals"
             )
+    lone_lines(results, arguments.get("game", ""))
     took = "" if elapsed is None else f"; elapsed {elapsed:.0f} s"
     print(
         f"CPU time per decision: ours {ours_t:.3f} s over {ours_dec}, ISMCTS {os_t:.3f} s over "
@@ -374,6 +381,64 @@ def report(
     )
     if out:
         write_out(out, results, arguments, True)
+
+
+def lone_lines(results: list[DealResult], game: str) -> None:
+    """Print who held the lone seat and how it went, and, where the lone player has
+    teams against him (Quintus), how a team of two of ours did against a team of two
+    ISMCTS players in the same hand.
+
+    The seatings with a lone player: for each bot, the hands it held him, his mean
+    score and the share he won (a contract made, in the bidding game). Team against
+    team: in a hand where one team is both ours and the other both ISMCTS's, the two
+    face the same lone player and the same cards played by him, so the difference of
+    their seats' scores (per seat) is the teams' play alone, with far less noise than
+    a role's duplicate comparison (in the bidding game the split of the bid between
+    the teams by their card points is what it measures); per deal the mean of such
+    hands, with a 95% CI, by who held the lone seat.
+    """
+    held: list[list[float]] = [[], []]
+    for r in results:
+        for x in r.seatings:
+            lone = x.get("lone")
+            if lone is not None:
+                held[x["owners"][lone]].append(x["scores"][lone])
+    for who, name in ((0, "ours"), (1, "ISMCTS")):
+        xs = held[who]
+        if xs:
+            won = sum(1 for v in xs if v > 0) / len(xs)
+            print(
+                f"  {name} held the lone seat in {len(xs)} seatings: mean score "
+                f"{sum(xs) / len(xs):+.2f}, above zero in {won:.0%}"
+            )
+    info = GAMES.get(game)
+    if info is None or info.teams_of(0) is None:
+        return
+    holders: tuple[tuple[int | None, str], ...] = ((None, "any"), (0, "ours"), (1, "ISMCTS"))
+    for holder, name in holders:
+        per_deal = []
+        for r in results:
+            diffs = []
+            for x in r.seatings:
+                lone = x.get("lone")
+                if lone is None or (holder is not None and x["owners"][lone] != holder):
+                    continue
+                teams = info.teams_of(lone)
+                assert teams is not None
+                for mine, theirs in (teams, teams[::-1]):
+                    if {x["owners"][s] for s in mine} == {0} and {
+                        x["owners"][s] for s in theirs
+                    } == {1}:
+                        diffs.append(x["scores"][mine[0]] - x["scores"][theirs[0]])
+            if diffs:
+                per_deal.append(sum(diffs) / len(diffs))
+        if len(per_deal) >= 2:
+            t = summarize(per_deal)
+            print(
+                f"  team against team (two of ours against two ISMCTS in one hand, "
+                f"{name} the lone player), ours minus theirs a seat: {t.mean:+.2f} "
+                f"[{t.low:+.2f}, {t.high:+.2f}] over {t.n} deals"
+            )
 
 
 def write_out(

@@ -75,3 +75,32 @@ def test_a_file_of_another_run_is_not_resumed(tmp_path: Path) -> None:
     assert json.loads(out.read_text()) == other  # left as it was
     with pytest.raises(SystemExit):
         bench.main([*ARGS, "--resume"])  # nothing to resume
+
+
+def test_team_against_team_compares_two_of_ours_with_two_of_ismcts_in_one_hand(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Quintus: where one team is both ours and the other both ISMCTS's (against the same
+    quintus), the report gives our team's seat score less theirs; other hands are left
+    out, and who held the lone seat is counted."""
+    bench = _bench()
+
+    def deal(k: int, scores: list[int]) -> Any:
+        # Quintus at seat 0: teams (1, 3) and (2, 4). Ours (0) hold 1 and 3.
+        pure = {"owners": [1, 0, 1, 0, 1], "scores": scores, "diff": 0.0, "lone": 0}
+        mixed = {"owners": [0, 0, 1, 1, 0], "scores": [9, 9, 9, 9, 9], "diff": 0.0, "lone": 0}
+        void = {"owners": [0, 1, 0, 1, 0], "scores": [0] * 5, "diff": 0.0, "lone": None}
+        return bench.DealResult(k, 0.0, seatings=[pure, mixed, void])
+
+    results = [deal(0, [16, -3, 5, -3, 5]), deal(1, [-4, 3, 1, 3, 1])]
+    bench.lone_lines(results, "quintus")
+    out = capsys.readouterr().out
+    assert "ours held the lone seat in 2 seatings: mean score +9.00, above zero in 100%" in out
+    assert "ISMCTS held the lone seat in 2 seatings: mean score +6.00, above zero in 50%" in out
+    # Deal 0: -3 - 5 = -8; deal 1: 3 - 1 = +2; the mean -3 over the two deals.
+    assert "ISMCTS the lone player), ours minus theirs a seat: -3.00" in out
+    assert "any the lone player), ours minus theirs a seat: -3.00" in out
+    assert "ours the lone player)" not in out  # no such hand: ours never held him there
+
+    bench.lone_lines(results, "quinto")  # no teams against a lone player: roles only
+    assert "team against team" not in capsys.readouterr().out
