@@ -14,7 +14,16 @@ from typing import Any
 
 import pytest
 
-from quintet.actions import NIL_CLOSED, NIL_OPEN, PASS, Action, bid_amount, is_bid, is_signal
+from quintet.actions import (
+    NIL_CLOSED,
+    NIL_NONE,
+    NIL_OPEN,
+    PASS,
+    Action,
+    bid_amount,
+    is_bid,
+    is_signal,
+)
 from quintet.bots import BotView, Budget
 from quintet.bots.heuristic import HeuristicBot
 from quintet.bots.pimc import BID_MARGIN, CONTRACT_TIE, PimcBot
@@ -212,6 +221,101 @@ def test_split_asks_the_solver_and_settles_for_team_players_only(
         PimcBot(max_nodes=10**9, split=1).act(view_of(state))
     assert len(targets) == 6
     assert settled == [after(bidding_first_lead(), 6).current_player()] * 3
+
+
+def base_after_no_nil(plays: int, seed: int = 1) -> QuintusState:
+    """Return a base-game deal whose quintus declared no nil, after ``plays`` cards (and
+    more until the seat to play has a choice, and, after any card, is a team player's)."""
+    rng = random.Random(seed)
+    s = QuintusState.deal(QuintusRules(variant="base"), 0, rng)
+    while s.phase != PLAY:
+        legal = [a for a in s.legal_actions() if not is_signal(a)]
+        s.apply_action(NIL_NONE if s.phase == NIL else rng.choice(legal))
+    s = after(s, plays)
+    while plays and s.current_player() == s.quintus:
+        s = after(s, 1)
+    return s
+
+
+def test_a_base_game_team_player_values_a_card_by_his_teams_points() -> None:
+    """Rule (Base scoring): both members of a team score their team's card points, not
+    the other team's. A pimc team player (``team``, on by default) values a card by his
+    own team's points in the playout after it, the quintus's part corrected by the solver (a
+    quarter of what the playout gave the quintus beyond the solver's value)."""
+    from quintet.bots.pimc import playout
+    from quintet.quintus import teams_of
+
+    state = base_after_no_nil(6)
+    seat = state.current_player()
+    assert seat != state.quintus and state.nil == 0
+    mine = 0 if seat in teams_of(state.quintus)[0] else 1
+    world = view_of(state).sample()
+    solver = QuintusSolver()
+    exact = PimcBot._exact_values(solver, world, seat, tuple(cards_of(state)))
+    for c in cards_of(state):
+        w = world.clone()
+        w.apply_action(c, seat)
+        playout(w, random.Random(1))
+        q, a, b = w.points()
+        own = (a, b)[mine]
+        played = PimcBot._team_values(world, seat, (c,), random.Random(1), None)
+        assert played[c] == own
+        solved = PimcBot._team_values(world, seat, (c,), random.Random(1), exact)
+        assert solved[c] == own + (q + exact[c]) / 4
+
+
+def test_a_base_game_team_player_counts_his_team_and_says_so() -> None:
+    """Each card's value is the player's own team's points (the other team's are not
+    his), and the reason of the card played says it is for his team."""
+    from quintet.bots.pimc import playout
+    from quintet.quintus import teams_of
+
+    state = base_after_no_nil(6)
+    seat = state.current_player()
+    world = view_of(state).sample()
+    values = PimcBot._team_values(world, seat, tuple(cards_of(state)), random.Random(1), None)
+    # Each value is this seat's team's points: never the other team's.
+    mine = 0 if seat in teams_of(state.quintus)[0] else 1
+    for c, v in values.items():
+        w = world.clone()
+        w.apply_action(c, seat)
+        playout(w, random.Random(1))
+        assert v == w.points()[1 + mine]
+    bot = PimcBot(max_nodes=10**9)
+    action = bot.act(view_of(state))
+    assert action in cards_of(state)
+    assert bot.last_reason is not None and "your team" in bot.last_reason
+
+
+def test_team_play_in_the_base_game_is_for_team_players_and_broken_or_no_nils(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The quintus keeps his own points; under a nil not yet broken the teams' bonus,
+    shared by both teams, is what counts, so the solver's values stand as they are."""
+    asked: list[int] = []
+    real = PimcBot._team_values
+
+    def spy(world: Any, seat: int, *rest: Any) -> dict[Action, float]:
+        asked.append(seat)
+        return real(world, seat, *rest)
+
+    monkeypatch.setattr(PimcBot, "_team_values", staticmethod(spy))
+    for plays in (0, 6):  # the quintus leads the first trick; then a team player
+        state = base_after_no_nil(plays)
+        PimcBot(max_nodes=200_000).act(view_of(state))
+    team_seat = base_after_no_nil(6).current_player()
+    assert asked == [team_seat] * 3
+    # With team=0, a team player values by the quintus's points alone.
+    asked.clear()
+    PimcBot(max_nodes=200_000, team=0).act(view_of(base_after_no_nil(6)))
+    assert asked == []
+    # An unbroken nil: the solver's values as they are (no playout after each card).
+    state = base_after_no_nil(6)
+    world = view_of(state).sample()
+    world.nil = 1
+    exact = {c: float(i) for i, c in enumerate(cards_of(state))}
+    assert not world.nil_failed
+    assert real(world, state.current_player(), tuple(exact), random.Random(1), exact) == exact
 
 
 # ------------------------------------------------------------------ nil_bid

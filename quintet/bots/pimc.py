@@ -34,6 +34,13 @@ point; cards that tie go to the heuristic's choice. With ``split`` a team player
 values each card by his settlement instead (the solver's made or failed, the split of
 the bid by the teams' card points of a playout).
 
+In the Quintus base game each team member scores his own team's card points, not the
+other team's: with ``team`` (on by default) a team player values each card by them, the
+deal played out after the card by the heuristic for the split between the two teams and
+the solver's value for the quintus's part (:meth:`PimcBot._team_values`); while a nil is
+still to break, the teams' bonus (alike for both) is what counts and the quintus's
+points alone are weighed, as the solver measures.
+
 ``exact_tricks`` (off by default) restores the old rule: the solver only once at most
 that many tricks are left, playouts before.
 
@@ -114,6 +121,9 @@ GIVE_UP: Final = 2
 #: is made less than half the time (``bench/bid_calibration.py``, docs/bots.md).
 #: pimc-2026 bids with 4.
 BID_MARGIN: Final = 16
+#: Whether a Quintus base-game team player values a card by his own team's card points
+#: (his score) rather than by the quintus's alone (``team``; docs/bots.md has the runs).
+TEAM: Final = 1
 #: Deals αμ searches together (``alphamu``, ``worlds``), before duplicates merge.
 ALPHAMU_WORLDS: Final = 16
 #: The share of a decision's budget αμ may take (PIMC decides in the rest if it cannot).
@@ -255,6 +265,27 @@ def _card_reason(
     )
 
 
+def _team_player(view: BotView) -> bool:
+    """Return whether ``view``'s seat plays in a team against a lone quintus."""
+    quintus = getattr(view.obs, "quintus", None)
+    teams = GAMES[view.obs.game].teams_of(quintus)
+    return teams is not None and view.seat != quintus
+
+
+def _team_reason(best: Action, totals: dict[Action, float], n: int, exact: int) -> str:
+    """Return why ``best`` was played by a team player valuing his team's points."""
+    how = f"{n} deals that fit what you have seen"
+    if exact:
+        how += f" ({exact} with the quintus's points solved double-dummy)"
+    others = [c for c in totals if c != best]
+    text = f"{card_display(best)} brings your team the most points on average over {how}"
+    if not others:
+        return text
+    second = max(others, key=lambda c: totals[c])
+    gap = (totals[best] - totals[second]) / n
+    return f"{text}, {gap:.1f} more than {card_display(second)}"
+
+
 def _contract(obs: Any) -> int | None:
     """Return the contract a card play is for (the Quintus bidding variant), else None."""
     contract = getattr(obs, "contract", None)
@@ -323,7 +354,9 @@ class PimcBot:
     (default :data:`GIVE_UP`): once that many deals of a decision were given up by the
     solver and none solved, the rest are played out. ``contract`` 0 plays a contract
     for the points, as the base game (1, the default: for the contract); ``split`` 1
-    makes a team player value a card by his settlement; ``bid_margin`` (default
+    makes a team player value a card by his settlement under a contract; ``team`` (1,
+    the default; 0: off) makes a base-game team player value a card by his own team's
+    card points instead of by the quintus's alone; ``bid_margin`` (default
     :data:`BID_MARGIN`) is what a Quintus bid must clear; ``nil_bid`` (a percentage, 0:
     off) also bids a contract a nil would make (at most the nil's bonus) when it is made
     in at least that share of the simulated deals. ``alphamu`` (tricks, 0: off) plays
@@ -349,6 +382,7 @@ class PimcBot:
         solve_tricks: int | None = None,
         contract: int = 1,
         split: int = 0,
+        team: int = TEAM,
         bid_margin: int = BID_MARGIN,
         nil_bid: int = 0,
         alphamu: int = 0,
@@ -375,6 +409,7 @@ class PimcBot:
         self.solve_tricks = solve_tricks
         self.contract = bool(contract)
         self.split = bool(split)
+        self.team = bool(team)
         self.bid_margin = int(bid_margin)
         if not 0 <= nil_bid <= 100:
             raise ValueError(f"nil_bid must be a percentage from 0 to 100, not {nil_bid}")
@@ -504,6 +539,13 @@ class PimcBot:
         split = (
             contract is not None and self.split and view.seat != getattr(view.obs, "quintus", None)
         )
+        # With no contract (the base game) his score is his team's card points: with
+        # ``team`` he values each card by them (the other team's are not his), unless
+        # a nil is still to break (the teams' bonus, alike for both, is what counts).
+        own = contract is None and self.team and _team_player(view)
+        if own:
+            shown = view.state()
+            own = not (shown.nil > 0 and not shown.nil_failed)
         totals = dict.fromkeys(cards, 0.0)
         earlier = dict(self._gave_up)
         n = exact = fallbacks = nodes = 0
@@ -538,6 +580,8 @@ class PimcBot:
             if split:
                 made = None if values is None else {c: values[c] < 0 for c in cards}
                 values = self._settled_values(world, view.seat, cards, view.rng, made)
+            elif own:
+                values = self._team_values(world, view.seat, cards, view.rng, values)
             if values is None and self._solve_tricks(world):
                 values = self._hybrid_values(world, view.seat, cards, view.rng, contract)
             if values is None:
@@ -553,6 +597,8 @@ class PimcBot:
         if contract is not None:
             best = _break_tie(view, cards, totals, best)
             self.last_reason = _contract_reason(view, best, totals, n, exact, split)
+        elif own:
+            self.last_reason = _team_reason(best, totals, n, exact)
         else:
             self.last_reason = _card_reason(view, best, totals, n, exact)
         return best
@@ -738,6 +784,43 @@ class PimcBot:
             bid = int(w.contract)
             ok = qp >= bid if made is None else made[c]
             out[c] = float(settle(bid, ok, (ta, tb), teams_of(w.quintus), w.quintus)[seat])
+        return out
+
+    @staticmethod
+    def _team_values(
+        world: Any,
+        seat: int,
+        cards: tuple[Action, ...],
+        rng: random.Random,
+        exact: dict[Action, float] | None,
+    ) -> dict[Action, float]:
+        """Return each card's value for the team player ``seat`` in the base game: his
+        team's card points, which are his score (up to a constant of the deal).
+
+        The deal is played out by the heuristic after each card, which says how the
+        points went between the quintus, his team and the other. With ``exact`` (the
+        solver's values of the cards for him: minus the quintus's points to come,
+        double-dummy) the quintus's part is the solver's: what the playout gave him
+        beyond it goes back to the teams, a quarter of it to this player's team (a
+        J, Q or K the quintus does not take is +10 less for him and +5 for one of the
+        two teams). Under a nil not yet broken the teams' bonus, the same for both
+        teams, is what counts: the quintus's points alone, as without ``team``.
+        """
+        mine = 0 if seat in teams_of(world.quintus)[0] else 1
+        if world.nil > 0 and not world.nil_failed:
+            # A nil still to break: the teams' bonus (both teams alike) is what counts,
+            # as the quintus's points measure it: the solver's values as they are.
+            return exact if exact is not None else PimcBot._playout_values(world, seat, cards, rng)
+        out: dict[Action, float] = {}
+        for c in cards:
+            w = world.clone()
+            w.apply_action(c, seat)
+            playout(w, rng)
+            qp, ta, tb = w.points()
+            value = float(tb if mine else ta)
+            if exact is not None:
+                value += (qp + exact[c]) / 4
+            out[c] = value
         return out
 
     def _solve_tricks(self, world: Any) -> int:
