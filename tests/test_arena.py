@@ -295,3 +295,43 @@ def test_cli_arena_plot(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_team_against_team_compares_a_team_of_a_with_a_team_of_b_in_one_hand() -> None:
+    """Quintus: in a hand where one team against the quintus is both A's and the other
+    both B's, the report gives A's team's seat score less B's; hands with mixed teams
+    and games without teams (Quinto) give nothing."""
+    from quintet.arena.report import format_table, team_against_team
+    from quintet.arena.results import DealResult, PairResult, SeatingResult
+    from quintet.games import GAMES
+
+    quintus = GAMES["quintus"]
+    # Quintus at seat 0: teams (1, 3) and (2, 4).
+    pure = ("b", "a", "b", "a", "b")
+    mixed = ("a", "a", "b", "b", "a")
+
+    def deal(k: int, scores: tuple[int, ...]) -> DealResult:
+        return DealResult(
+            deal=k,
+            dealer=0,
+            diff=0.0,
+            seatings=(
+                SeatingResult(players=pure, scores=scores, diff=0.0, solo=0),
+                SeatingResult(players=mixed, scores=(9, 9, 9, 9, 9), diff=0.0, solo=0),
+            ),
+        )
+
+    deals = [deal(0, (16, -3, 5, -3, 5)), deal(1, (-4, 3, 1, 3, 1))]
+    pair = PairResult("a", "b", deals, [], summarize([0.0, 0.0]), None, {})
+    t = team_against_team(pair, quintus)
+    assert t is not None and t.n == 2 and t.mean == pytest.approx(-3.0)  # -8 and +2
+    assert team_against_team(pair, GAMES["quinto"]) is None
+    lone = PairResult("a", "b", deals[:1], [], summarize([0.0]), None, {})
+    assert team_against_team(lone, quintus) is None  # one deal: no interval
+
+    result = run_arena(
+        ArenaConfig(game="quintus", bots=("random", "heuristic"), deals=3, jobs=1, records=False)
+    )
+    # In the base game the seat groups the bots get are the quintus and the two teams.
+    assert team_against_team(result.pairs[0], quintus) is not None
+    assert "Team against team" in format_table(result)

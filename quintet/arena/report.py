@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from quintet.arena.results import ArenaResult
+from quintet.arena.results import ArenaResult, PairResult
 from quintet.arena.seating import roles_of, seatings
-from quintet.arena.stats import Summary
+from quintet.arena.stats import Summary, summarize
+from quintet.games import GameInfo
 
 
 def _signed(x: float | None, width: int = 8) -> str:
@@ -15,6 +16,33 @@ def _ci(s: Summary) -> str:
     if s.low is None or s.high is None:
         return "(n < 2)"
     return f"[{s.low:+.2f}, {s.high:+.2f}]"
+
+
+def team_against_team(pair: PairResult, info: GameInfo) -> Summary | None:
+    """Return A's team less B's team, a seat, in the hands where one team against the
+    lone player is both A's and the other both B's (per deal, the mean of such hands);
+    None when the game has no teams against a lone player, or fewer than two deals
+    have such a hand.
+
+    Both teams face the same lone player and the same cards from him, so the difference
+    is their play alone (Quintus base: the team with more card points scores more;
+    bidding: it pays less or receives more), with far less noise than the deal's result.
+    """
+    per_deal = []
+    for d in pair.deals:
+        diffs = []
+        for x in d.seatings:
+            teams = info.teams_of(x.solo)
+            if teams is None:
+                continue
+            for mine, theirs in (teams, teams[::-1]):
+                if {x.players[s] for s in mine} == {pair.a} and {x.players[s] for s in theirs} == {
+                    pair.b
+                }:
+                    diffs.append(x.scores[mine[0]] - x.scores[theirs[0]])
+        if diffs:
+            per_deal.append(sum(diffs) / len(diffs))
+    return summarize(per_deal) if len(per_deal) >= 2 else None
 
 
 def format_table(result: ArenaResult) -> str:
@@ -60,6 +88,18 @@ def format_table(result: ArenaResult) -> str:
                 sm = "-" if st.solo_mean is None else f"{st.solo_mean:.2f}"
                 row += f"  {sm:>10}  {st.solo_hands:>6}"
             lines.append(row)
+    versus = [(p, team_against_team(p, info)) for p in result.pairs]
+    if any(t is not None for _, t in versus):
+        lines += [
+            "",
+            "Team against team: a team of A's against a team of B's in one hand, A - B a seat",
+        ]
+        for p, tt in versus:
+            if tt is not None:
+                pair = f"{p.a} vs {p.b}"
+                lines.append(
+                    f"{pair:<{wa + wb + 4}}  {tt.n:>6} deals  {_signed(tt.mean)}  {_ci(tt)}"
+                )
     if any(p.matches for p in result.pairs):
         kind = roles.matches.name(variant) if roles.matches else "matches"
         target = getattr(cfg.match_rules(), "target", None)
