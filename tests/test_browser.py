@@ -653,6 +653,8 @@ def test_the_table_page_touches_only_what_changed(
     decisions = page.locator("#actions .group:not(.signals) button[data-n]:not([disabled])")
     for _ in range(60):
         page.wait_for_function(MY_MOVE)
+        # The turn line can show the move a moment before its buttons are drawn.
+        cards.or_(decisions).first.wait_for()
         hand = page.evaluate("window.quintet.state.hand")
         before = seq(page)
         if hand["phase"] == "play" and cards.count():
