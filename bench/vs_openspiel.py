@@ -79,6 +79,8 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
 from quintet.arena import summarize
+from quintet.arena.report import teams_compared
+from quintet.arena.results import SeatingResult
 from quintet.arena.seating import roles_of
 from quintet.arena.seating import seatings as arena_seatings
 from quintet.games import GAMES, find_game
@@ -412,28 +414,24 @@ def lone_lines(results: list[DealResult], game: str) -> None:
                 f"{sum(xs) / len(xs):+.2f}, above zero in {won:.0%}"
             )
     info = GAMES.get(game)
-    if info is None or info.teams_of(0) is None:
+    if info is None:
         return
-    holders: tuple[tuple[int | None, str], ...] = ((None, "any"), (0, "ours"), (1, "ISMCTS"))
-    for holder, name in holders:
-        per_deal = []
-        for r in results:
-            diffs = []
-            for x in r.seatings:
-                lone = x.get("lone")
-                if lone is None or (holder is not None and x["owners"][lone] != holder):
-                    continue
-                teams = info.teams_of(lone)
-                assert teams is not None
-                for mine, theirs in (teams, teams[::-1]):
-                    if {x["owners"][s] for s in mine} == {0} and {
-                        x["owners"][s] for s in theirs
-                    } == {1}:
-                        diffs.append(x["scores"][mine[0]] - x["scores"][theirs[0]])
-            if diffs:
-                per_deal.append(sum(diffs) / len(diffs))
-        if len(per_deal) >= 2:
-            t = summarize(per_deal)
+    names = ("ours", "ISMCTS")
+    deals = [
+        [
+            SeatingResult(
+                players=tuple(names[o] for o in x["owners"]),
+                scores=tuple(x["scores"]),
+                diff=x["diff"],
+                solo=x.get("lone"),
+            )
+            for x in r.seatings
+        ]
+        for r in results
+    ]
+    for holder, name in ((None, "any"), ("ours", "ours"), ("ISMCTS", "ISMCTS")):
+        t = teams_compared(deals, "ours", "ISMCTS", info, holder)
+        if t is not None:
             print(
                 f"  team against team (two of ours against two ISMCTS in one hand, "
                 f"{name} the lone player), ours minus theirs a seat: {t.mean:+.2f} "

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from quintet.arena.results import ArenaResult, PairResult
+from collections.abc import Sequence
+
+from quintet.arena.results import ArenaResult, PairResult, SeatingResult
 from quintet.arena.seating import roles_of, seatings
 from quintet.arena.stats import Summary, summarize
 from quintet.games import GameInfo
@@ -28,17 +30,28 @@ def team_against_team(pair: PairResult, info: GameInfo) -> Summary | None:
     is their play alone (Quintus base: the team with more card points scores more;
     bidding: it pays less or receives more), with far less noise than the deal's result.
     """
+    return teams_compared([d.seatings for d in pair.deals], pair.a, pair.b, info)
+
+
+def teams_compared(
+    deals: Sequence[Sequence[SeatingResult]],
+    a: str,
+    b: str,
+    info: GameInfo,
+    lone: str | None = None,
+) -> Summary | None:
+    """Return :func:`team_against_team` over ``deals`` (each its seatings) for the
+    players ``a`` and ``b``; with ``lone``, over the hands whose lone seat ``lone`` held."""
     per_deal = []
-    for d in pair.deals:
+    for hands in deals:
         diffs = []
-        for x in d.seatings:
-            teams = info.teams_of(x.solo)
-            if teams is None:
+        for x in hands:
+            solo = x.solo
+            teams = info.teams_of(solo)
+            if teams is None or solo is None or (lone is not None and x.players[solo] != lone):
                 continue
             for mine, theirs in (teams, teams[::-1]):
-                if {x.players[s] for s in mine} == {pair.a} and {x.players[s] for s in theirs} == {
-                    pair.b
-                }:
+                if {x.players[s] for s in mine} == {a} and {x.players[s] for s in theirs} == {b}:
                     diffs.append(x.scores[mine[0]] - x.scores[theirs[0]])
         if diffs:
             per_deal.append(sum(diffs) / len(diffs))
