@@ -92,6 +92,21 @@ def stub_reaches(monkeypatch: pytest.MonkeyPatch, favourite: Action | None) -> l
     return targets
 
 
+def spy_on(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
+    """Record the seat of every call of the static method ``PimcBot.<name>`` (which
+    still runs); return the list the seats go to."""
+    seats: list[int] = []
+    real = getattr(PimcBot, name)
+
+    def spy(world: Any, seat: int, *rest: Any) -> dict[Action, float]:
+        seats.append(seat)
+        result: dict[Action, float] = real(world, seat, *rest)
+        return result
+
+    monkeypatch.setattr(PimcBot, name, staticmethod(spy))
+    return seats
+
+
 def test_a_contract_card_play_asks_the_solver_for_the_contract_less_the_points_so_far(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -207,14 +222,7 @@ def test_a_team_player_with_split_values_a_card_by_the_settlement() -> None:
 def test_split_asks_the_solver_and_settles_for_team_players_only(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    settled: list[int] = []
-    real = PimcBot._settled_values
-
-    def spy(world: Any, seat: int, *rest: Any) -> dict[Action, float]:
-        settled.append(seat)
-        return real(world, seat, *rest)
-
-    monkeypatch.setattr(PimcBot, "_settled_values", staticmethod(spy))
+    settled = spy_on(monkeypatch, "_settled_values")
     targets = stub_reaches(monkeypatch, None)
     for plays in (0, 6):
         state = after(bidding_first_lead(), plays)
@@ -292,14 +300,8 @@ def test_team_play_in_the_base_game_is_for_team_players_and_broken_or_no_nils(
 ) -> None:
     """The quintus keeps his own points; under a nil not yet broken the teams' bonus,
     shared by both teams, is what counts, so the solver's values stand as they are."""
-    asked: list[int] = []
     real = PimcBot._team_values
-
-    def spy(world: Any, seat: int, *rest: Any) -> dict[Action, float]:
-        asked.append(seat)
-        return real(world, seat, *rest)
-
-    monkeypatch.setattr(PimcBot, "_team_values", staticmethod(spy))
+    asked = spy_on(monkeypatch, "_team_values")
     for plays in (0, 6):  # the quintus leads the first trick; then a team player
         state = base_after_no_nil(plays)
         PimcBot(max_nodes=200_000).act(view_of(state))
@@ -395,6 +397,20 @@ def test_a_bid_with_nil_bid_shares_the_same_budget_among_more_options(
     shares.clear()
     PimcBot().act(view_of(low_hand_auction(), samples=2))
     assert len(shares) == 5 and sum(shares) == pytest.approx(5 / 6)
+
+
+def test_team_must_be_0_or_1() -> None:
+    with pytest.raises(ValueError, match=r"team must be 0 \(off\) or 1 \(on\), not 2"):
+        PimcBot(team=2)
+
+
+def test_a_team_option_that_is_not_0_or_1_is_a_clear_error_for_the_bot_level() -> None:
+    from quintet.bots import make_bot
+    from quintet.errors import InvalidOptionError
+
+    with pytest.raises(InvalidOptionError, match=r"bot 'pimc': team must be 0 .* not 'yes'"):
+        make_bot("pimc:team=yes")
+    assert make_bot("pimc:team=0").team is False  # type: ignore[attr-defined]
 
 
 def test_nil_bid_must_be_a_percentage() -> None:

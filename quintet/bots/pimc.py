@@ -265,6 +265,15 @@ def _card_reason(
     )
 
 
+def _played_out(world: Any, seat: int, card: Action, rng: random.Random) -> Any:
+    """Return a copy of ``world`` with ``seat``'s ``card`` played and the rest of the hand
+    played out by the heuristic."""
+    w = world.clone()
+    w.apply_action(card, seat)
+    playout(w, rng)
+    return w
+
+
 def _team_player(view: BotView) -> bool:
     """Return whether ``view``'s seat plays in a team against a lone quintus."""
     quintus = getattr(view.obs, "quintus", None)
@@ -409,6 +418,8 @@ class PimcBot:
         self.solve_tricks = solve_tricks
         self.contract = bool(contract)
         self.split = bool(split)
+        if team not in (0, 1):
+            raise ValueError(f"team must be 0 (off) or 1 (on), not {team!r}")
         self.team = bool(team)
         self.bid_margin = int(bid_margin)
         if not 0 <= nil_bid <= 100:
@@ -753,9 +764,7 @@ class PimcBot:
         """
         out: dict[Action, float] = {}
         for c in cards:
-            w = world.clone()
-            w.apply_action(c, seat)
-            playout(w, rng)
+            w = _played_out(world, seat, c, rng)
             value = float(game_of(w).solver_class.outcome(w, seat))
             if contract is not None:
                 value = _contract_outcome(w, seat, contract) + CONTRACT_TIE * value
@@ -777,9 +786,7 @@ class PimcBot:
         """
         out: dict[Action, float] = {}
         for c in cards:
-            w = world.clone()
-            w.apply_action(c, seat)
-            playout(w, rng)
+            w = _played_out(world, seat, c, rng)
             qp, ta, tb = w.points()
             bid = int(w.contract)
             ok = qp >= bid if made is None else made[c]
@@ -813,10 +820,7 @@ class PimcBot:
             return exact if exact is not None else PimcBot._playout_values(world, seat, cards, rng)
         out: dict[Action, float] = {}
         for c in cards:
-            w = world.clone()
-            w.apply_action(c, seat)
-            playout(w, rng)
-            qp, ta, tb = w.points()
+            qp, ta, tb = _played_out(world, seat, c, rng).points()
             value = float(tb if mine else ta)
             if exact is not None:
                 value += (qp + exact[c]) / 4
