@@ -7,10 +7,10 @@ For every hand with a contract it replays the auction to the quintus's winning b
 estimates, from his view there, his card points the way pimc's bid rule does: deals
 sampled consistently with what he has seen (pimc's inference), played out by the
 heuristic from the first trick with him as the quintus, under each trump; the estimate
-is the best trump's mean. ``--samples`` deals per trump, the same deals for every trump.
-It also takes the estimate as pimc-2026 and today's pimc take it (8 deals per trump,
-drawn anew for each trump) to show the noise and the upward pull of taking the best of
-five noisy means.
+is the best trump's mean. ``--samples`` deals per trump, the same deals for every trump
+(as pimc's bid rule takes them since 2026-12-07, as many as its budget's share allows).
+It also takes the estimate as pimc-2026 takes it (8 deals per trump, drawn anew for each
+trump) to show the noise and the upward pull of taking the best of five noisy means.
 
 Prints, over the hands: the mean and spread of estimate − points actually taken (the
 playouts' bias), the share of contracts made, and how often a contract is made when the
@@ -34,19 +34,22 @@ from quintet.bots.pimc import PimcBot, playout, quintus_start
 from quintet.record import record_from_json, replay
 
 
+def _points(bot: PimcBot, view: BotView, worlds: list[Any], trump: int) -> float:
+    """Return the quintus's mean points under ``trump`` in ``worlds`` played out."""
+    pts = []
+    for world in worlds:
+        s = quintus_start(world, view.seat, trump, "none", None)
+        playout(s, view.rng)
+        pts.append(float(s.points()[0]))
+    return sum(pts) / len(pts)
+
+
 def estimates(bot: PimcBot, view: BotView, n: int) -> tuple[float, float]:
-    """Return (the best trump's mean over ``n`` common deals, the bot's own 8-a-trump)."""
+    """Return (the best trump's mean over ``n`` common deals, pimc-2026's 8-a-trump)."""
     worlds = [bot._sample(view) for _ in range(n)]
-    means = []
-    for trump in range(5):
-        pts = []
-        for world in worlds:
-            s = quintus_start(world, view.seat, trump, "none", None)
-            playout(s, view.rng)
-            pts.append(float(s.points()[0]))
-        means.append(sum(pts) / len(pts))
-    own = max(sum(p) / len(p) for p in (bot._simulate(view, t, "none", None, 8) for t in range(5)))
-    return max(means), own
+    common = max(_points(bot, view, worlds, t) for t in range(5))
+    old = max(_points(bot, view, [bot._sample(view) for _ in range(8)], t) for t in range(5))
+    return common, old
 
 
 def hands_with_contracts(paths: list[str]) -> list[tuple[Any, int, int]]:
@@ -88,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     n = len(rows)
     print(f"{n} contracts from {len(args.files)} file(s); {args.samples} common deals a trump")
-    for name, i in (("common deals", 0), ("pimc's 8 a trump", 1)):
+    for name, i in (("common deals", 0), ("pimc-2026's 8 a trump", 1)):
         err = [r[i] - r[2] for r in rows]
         print(
             f"estimate ({name}) - points taken: mean {statistics.fmean(err):+.2f}, "

@@ -379,24 +379,47 @@ def test_nil_bid_weighs_only_the_nils_whose_bonus_reaches_the_bid() -> None:
     assert {t for t, _ in bot._nil_options(view, 30)} == {0, 4}
 
 
-def test_a_bid_with_nil_bid_shares_the_same_budget_among_more_options(
+def test_a_bid_simulates_every_option_in_the_same_deals_within_five_sixths_of_the_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The nils weighed take their share of the bid's budget: the options simulated
-    together take five sixths of it, as the five trumps alone do without ``nil_bid``."""
-    shares: list[float] = []
+    """A bid plays the five trumps (and, with ``nil_bid``, the nils weighed) out in the
+    same sampled deals, one simulation taking five sixths of the budget; a samples-only
+    budget gives that many deals."""
+    calls: list[tuple[list[Any], float, list[list[float]]]] = []
     real = PimcBot._simulate
 
-    def spy(self: PimcBot, *args: Any, **kw: Any) -> list[float]:
-        shares.append(kw.get("share", 1 / 6))
-        return real(self, *args, **kw)
+    def spy(self: PimcBot, view: BotView, options: Any, **kw: Any) -> list[list[float]]:
+        out = real(self, view, options, **kw)
+        calls.append((list(options), kw.get("share", 5 / 6), out))
+        return out
 
     monkeypatch.setattr(PimcBot, "_simulate", spy)
-    PimcBot(nil_bid=60).act(view_of(low_hand_auction(), samples=2))
-    assert len(shares) == 9 and sum(shares) == pytest.approx(5 / 6)
-    shares.clear()
+    PimcBot(nil_bid=60).act(view_of(low_hand_auction(), samples=3))
+    ((options, share, points),) = calls
+    assert [t for t, _, _ in options[:5]] == [0, 1, 2, 3, 4] and len(options) == 9
+    assert {kind for _, kind, _ in options[5:]} == {"closed", "open"}
+    assert share == pytest.approx(5 / 6) and [len(p) for p in points] == [3] * 9
+    calls.clear()
     PimcBot().act(view_of(low_hand_auction(), samples=2))
-    assert len(shares) == 5 and sum(shares) == pytest.approx(5 / 6)
+    ((options, share, points),) = calls
+    assert len(options) == 5 and [len(p) for p in points] == [2] * 5
+
+
+def test_the_simulated_options_share_their_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each deal drawn is played under every option: one draw a deal, not one an option."""
+    drawn: list[Any] = []
+    real = PimcBot._sample
+
+    def sample(self: PimcBot, view: BotView) -> Any:
+        drawn.append(1)
+        return real(self, view)
+
+    monkeypatch.setattr(PimcBot, "_sample", sample)
+    bot = PimcBot()
+    points = bot._simulate(
+        view_of(low_hand_auction(), samples=4), [(t, "none", None) for t in range(5)]
+    )
+    assert len(drawn) == 4 and [len(p) for p in points] == [4] * 5
 
 
 def test_team_must_be_0_or_1() -> None:
@@ -427,8 +450,8 @@ def test_a_bid_must_clear_the_playouts_bias_by_the_bid_margin(
     ``bid_margin`` sets another margin (pimc-2026 bids with 4)."""
     assert BID_MARGIN == 16
 
-    def simulate(self: PimcBot, view: BotView, trump: int, *rest: Any, **kw: Any) -> list[float]:
-        return [float(best if trump == 2 else 0)]
+    def simulate(self: PimcBot, view: BotView, options: Any, **kw: Any) -> list[list[float]]:
+        return [[float(best if trump == 2 else 0)] for trump, _, _ in options]
 
     monkeypatch.setattr(PimcBot, "_simulate", simulate)
     view = view_of(low_hand_auction())
@@ -441,8 +464,8 @@ def test_a_pass_says_the_bid_needs_the_margin_to_spare(monkeypatch: pytest.Monke
     """A hint's reason for passing a hand whose simulated points exceed the bid names the
     margin, so that it does not read as a contradiction."""
 
-    def simulate(self: PimcBot, *args: Any, **kw: Any) -> list[float]:
-        return [40.0]
+    def simulate(self: PimcBot, view: BotView, options: Any, **kw: Any) -> list[list[float]]:
+        return [[40.0] for _ in options]
 
     monkeypatch.setattr(PimcBot, "_simulate", simulate)
     bot = PimcBot()

@@ -63,6 +63,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any, Final
 
 from quintet.actions import (
@@ -121,6 +122,11 @@ GIVE_UP: Final = 2
 #: is made less than half the time (``bench/bid_calibration.py``, docs/bots.md).
 #: pimc-2026 bids with 4.
 BID_MARGIN: Final = 16
+#: The most deals a Quintus bid, trump or nil choice plays out (each option in each
+#: deal); fewer when its share of the budget runs out first.
+OPTION_DEALS: Final = 200
+#: A Quintus choice simulated: (trump: 0-3 a suit, 4 sans atout; nil kind; contract).
+Option = tuple[int, str, int | None]
 #: Whether a Quintus base-game team player values a card by his own team's card points
 #: (his score) rather than by the quintus's alone (``team``; docs/bots.md has the runs).
 TEAM: Final = 1
@@ -945,51 +951,55 @@ class PimcBot:
     def _simulate(
         self,
         view: BotView,
-        trump: int,
-        nil: str,
-        contract: int | None,
-        n: int,
+        options: Sequence[Option],
         relative: bool = False,
-        share: float = 1 / 6,
-    ) -> list[float]:
-        """Return the quintus's points in ``n`` sampled deals played out by the heuristic.
+        share: float = 5 / 6,
+    ) -> list[list[float]]:
+        """Return the quintus's points under each of ``options`` (trump, nil, contract)
+        in the same sampled deals played out by the heuristic.
 
-        ``relative``: his points less the mean of the four others' (each team member
-        scores his team's points), what he plays for in the base game's ledger: a failed
-        nil costs him the teams' bonus, which his own points do not show. It stops
-        after ``share`` of the budget (a samples-only budget: after ``n`` deals).
+        Every option is played in every deal, so their means differ by the options, not
+        by the deals (the best of several noisy means would overrate it). Deals are
+        drawn until ``share`` of the budget is spent (at least one) or the budget's
+        samples are (a samples-only budget: that many deals), :data:`OPTION_DEALS` at
+        most. ``relative``: his points less the mean of the four others' (each team
+        member scores his team's points), what he plays for in the base game's ledger:
+        a failed nil costs him the teams' bonus, which his own points do not show.
         """
         seat = view.seat
-        out = []
-        end, _ = self._limits(view)
+        out: list[list[float]] = [[] for _ in options]
+        end, samples = self._limits(view)
         now = cpu_clock()
         deadline = now + (end - now) * share
-        for i in range(n):
+        for i in range(min(samples, OPTION_DEALS)):
             if i and cpu_clock() > deadline:
                 break
-            s = quintus_start(self._sample(view), seat, trump, nil, contract)
-            playout(s, view.rng)
-            qp, ta, tb = s.points()
-            out.append(qp - (ta + tb) / 2 if relative else float(qp))
+            world = self._sample(view)
+            for pts, (trump, nil, contract) in zip(out, options, strict=True):
+                s = quintus_start(world, seat, trump, nil, contract)
+                playout(s, view.rng)
+                qp, ta, tb = s.points()
+                pts.append(qp - (ta + tb) / 2 if relative else float(qp))
         return out
 
     def _trump_values(self, view: BotView, contract: int | None) -> list[float]:
-        # Each option simulated gets an equal share of five sixths of the budget.
+        """Return the value of each trump (0-3 a suit, 4 sans atout): without a contract
+        the quintus's simulated points less the others' mean, with one the chance to
+        make it (a nil that can make it counts for its trump)."""
         nils = self._nil_options(view, contract) if contract is not None else []
-        share = 5 / 6 / (5 + len(nils))
-        values = []
-        for t in range(5):
-            pts = self._simulate(
-                view, t, "none", contract, 12, relative=contract is None, share=share
-            )
+        options = [(t, "none", contract) for t in range(5)]
+        options += [(t, kind, contract) for t, kind in nils]
+        points = self._simulate(view, options, relative=contract is None)
+        values: list[float] = []
+        for (trump, _, _), pts in zip(options, points, strict=True):
             if contract is None:
-                values.append(sum(pts) / len(pts))
+                value = sum(pts) / len(pts)
             else:
-                values.append(sum(1 for p in pts if p >= contract) / len(pts))
-        if contract is not None:
-            # A contract a nil can make: the nil's trumps are worth that nil's chance.
-            for chance, t, _ in self._nil_chances(view, contract, nils, share):
-                values[t] = max(values[t], chance)
+                value = sum(1 for p in pts if p >= contract) / len(pts)
+            if trump < len(values):  # a nil under this trump
+                values[trump] = max(values[trump], value)
+            else:
+                values.append(value)
         return values
 
     def _bid(self, view: BotView, main: tuple[Action, ...]) -> Action:
@@ -997,7 +1007,8 @@ class PimcBot:
 
         The quintus's mean points over sampled deals played out by the heuristic, under
         his best trump, must reach the lowest legal bid plus ``bid_margin``
-        (:data:`BID_MARGIN`: what the playouts' bias against real defenders measured).
+        (:data:`BID_MARGIN`: what the playouts' bias against real defenders measured,
+        with the same deals for every trump, as here).
         Bidding the amount of best expected settlement from the same playouts
         (``B (2p - 1)``) was tried and lost: the heuristic's playouts overrate the
         quintus, and jump bids made that error costly (docs/bots.md).
@@ -1007,13 +1018,11 @@ class PimcBot:
             self.last_reason = "no bid is possible"
             return PASS
         amount = bid_amount(bids[0])
-        # Each option simulated gets an equal share of five sixths of the budget.
         nils = self._nil_options(view, amount)
-        share = 5 / 6 / (5 + len(nils))
-        best = max(
-            sum(p) / len(p)
-            for p in (self._simulate(view, t, "none", None, 8, share=share) for t in range(5))
-        )
+        options: list[Option] = [(t, "none", None) for t in range(5)]
+        options += [(t, kind, amount) for t, kind in nils]
+        points = self._simulate(view, options)
+        best = max(sum(p) / len(p) for p in points[:5])
         # The simulated deals are played out by the heuristic, which overrates a quintus:
         # the reason says so, or a hint would pass on a hand "taking" more than the bid.
         if amount <= best - self.bid_margin:
@@ -1024,9 +1033,11 @@ class PimcBot:
             )
             return bids[0]
         if nils:
-            chances = self._nil_chances(view, amount, nils, share)
-            if max(chances)[0] * 100 >= self.nil_bid:
-                chance, _, kind = max(chances)
+            chance, kind = max(
+                (sum(1 for p in pts if p >= amount) / len(pts), kind)
+                for (_, kind, _), pts in zip(options[5:], points[5:], strict=True)
+            )
+            if chance * 100 >= self.nil_bid:
                 self.last_reason = (
                     f"a {kind} nil makes {amount} in {chance:.0%} of the simulated deals: "
                     f"enough for the lowest bid"
@@ -1054,24 +1065,15 @@ class PimcBot:
         short = min(range(4), key=lambda t: (len(suit_cards(hand, t)), suit_cards(hand, t)[-1:]))
         return [(trump, kind) for trump in (short, 4) for kind in kinds]
 
-    def _nil_chances(
-        self, view: BotView, contract: int, options: list[tuple[int, str]], share: float
-    ) -> list[tuple[float, int, str]]:
-        """Return (the share of simulated deals in which it makes ``contract``, trump,
-        nil kind) for each of ``options`` (:meth:`_nil_options`)."""
-        out = []
-        for trump, kind in options:
-            pts = self._simulate(view, trump, kind, contract, 12, share=share)
-            out.append((sum(1 for p in pts if p >= contract) / len(pts), trump, kind))
-        return out
-
     def _nil(self, view: BotView, main: tuple[Action, ...], obs: Any) -> Action:
         trump = 4 if obs.trump == "NT" else "SCDH".index(obs.trump)
         contract = obs.contract
+        kinds = [("none", "closed", "open")[a - NIL_NONE] for a in main]
+        points = self._simulate(
+            view, [(trump, kind, contract) for kind in kinds], relative=contract is None
+        )
         scores = {}
-        for a in main:
-            kind = ("none", "closed", "open")[a - NIL_NONE]
-            pts = self._simulate(view, trump, kind, contract, 10, relative=contract is None)
+        for a, pts in zip(main, points, strict=True):
             if contract is None:
                 scores[a] = sum(pts) / len(pts)
             else:
