@@ -79,7 +79,7 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
 from quintet.arena import summarize
-from quintet.arena.report import teams_compared
+from quintet.arena.report import deal_teams, teams_compared
 from quintet.arena.results import SeatingResult
 from quintet.arena.seating import roles_of
 from quintet.arena.seating import seatings as arena_seatings
@@ -216,11 +216,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="write the per-deal results as JSON")
     parser.add_argument("--merge", nargs="+", metavar="FILE", help="report over shards' --out")
     parser.add_argument(
+        "--against",
+        nargs="+",
+        metavar="FILE",
+        help="with --merge: another run's shards on the same deals, compared deal by deal",
+    )
+    parser.add_argument(
         "--resume", action="store_true", help="play only the deals --out does not hold yet"
     )
     args = parser.parse_args(argv)
+    if args.against and not args.merge:
+        parser.error("--against needs --merge (the run to compare with it)")
     if args.merge:
-        return merge(args.merge)
+        return merge(args.merge, args.against)
     if args.resume and not args.out:
         parser.error("--resume needs --out (the file to resume)")
     args.variant = args.variant or find_game(args.game).default_variant
@@ -290,8 +298,32 @@ def _resumed(args: argparse.Namespace, indices: set[int]) -> list[DealResult]:
 SAME = ("game", "variant", "bot", "seconds", "seed", "uct_c")
 
 
-def merge(paths: list[str]) -> int:
-    """Print the report over the shards in ``paths`` (``--out`` files of one run)."""
+def merge(paths: list[str], against: list[str] | None = None) -> int:
+    """Print the report over the shards in ``paths`` (``--out`` files of one run); with
+    ``against`` (another run's shards on the same deals), the paired comparison."""
+    try:
+        first, results = _load(paths)
+        if against:
+            other, base = _load(against)
+            bad = [k for k in SAME if k != "bot" and other.get(k) != first.get(k)]
+            if bad:
+                raise ValueError(f"--against: not the same deals ({', '.join(bad)} differ)")
+    except ValueError as e:
+        print(e, file=sys.stderr)
+        return 2
+    if not against:
+        report(first["bot"], results, None, None, first)
+        return 0
+    paired(first, results, other, base)
+    return 0
+
+
+def _load(paths: list[str]) -> tuple[dict[str, Any], list[DealResult]]:
+    """Return the arguments and the deals (each once, in order) of one run's shards.
+
+    Raises:
+        ValueError: a file is not a shard of the same run, or too old to merge.
+    """
     first: dict[str, Any] | None = None
     deals: dict[int, DealResult] = {}
     for path in paths:
@@ -306,18 +338,60 @@ def merge(paths: list[str]) -> int:
             )
         bad = [k for k in SAME if a.get(k) != first.get(k)]
         if bad:
-            print(f"{path}: not a shard of the same run ({', '.join(bad)} differ)", file=sys.stderr)
-            return 2
+            raise ValueError(f"{path}: not a shard of the same run ({', '.join(bad)} differ)")
         for d in data["deals"]:
             if "ours_time" not in d:
-                print(f"{path}: written by an older version (no times per deal)", file=sys.stderr)
-                return 2
+                raise ValueError(f"{path}: written by an older version (no times per deal)")
             deals.setdefault(d["deal"], DealResult(**d))
         part = "" if data.get("complete", True) else " (a shard stopped part way)"
         print(f"  {path}: {len(data['deals'])} deals{part}", file=sys.stderr)
-    results = [deals[k] for k in sorted(deals)]
-    report(first["bot"] if first else "?", results, None, None, first or {})
-    return 0
+    if first is None:
+        raise ValueError("no shards to merge")
+    return first, [deals[k] for k in sorted(deals)]
+
+
+def paired(
+    first: dict[str, Any], results: list[DealResult], other: dict[str, Any], base: list[DealResult]
+) -> None:
+    """Print run A (``results``) less run B (``base``) deal by deal, over the deals both
+    played: each against ISMCTS on the same cards, so the deals' own luck cancels and
+    what is left is the two bots' difference (and ISMCTS's noise)."""
+    by_deal = {r.deal: r for r in base}
+    both = [(r, by_deal[r.deal]) for r in results if r.deal in by_deal]
+    info = GAMES.get(first.get("game", ""))
+    print(
+        f"\nPaired by deal, A = {first['bot']} ({len(results)} deals), B = {other['bot']} "
+        f"({len(base)} deals): A's result against ISMCTS less B's, on the {len(both)} deals "
+        f"both played"
+    )
+
+    def line(label: str, values: list[float]) -> None:
+        if len(values) < 2:
+            print(f"  {label}: fewer than two deals")
+            return
+        t = summarize(values)
+        verdict = "clear" if t.clear else "not clear"
+        print(
+            f"  {label}: {t.mean:+.2f} [{t.low:+.2f}, {t.high:+.2f}] over {t.n} deals ({verdict})"
+        )
+
+    line("points per deal", [a.diff - b.diff for a, b in both])
+    for label, lone in (("as the lone player", True), ("as a team player", False)):
+        values = []
+        for a, b in both:
+            va, vb = role_value(a, lone), role_value(b, lone)
+            if va is not None and vb is not None:
+                values.append(va - vb)
+        if values:
+            line(label, values)
+    if info is not None and info.teams_of(0) is not None:
+        values = []
+        for a, b in both:
+            ta = deal_teams(_seating_results(a), "ours", "ISMCTS", info)
+            tb = deal_teams(_seating_results(b), "ours", "ISMCTS", info)
+            if ta is not None and tb is not None:
+                values.append(ta - tb)
+        line("team against team, a seat", values)
 
 
 def report(
@@ -358,17 +432,7 @@ def report(
             print(f"  {label}: {t.mean:+.2f} [{t.low:+.2f}, {t.high:+.2f}] over {t.n} deals")
     # Each role in duplicate: the same deal's role held by ours and by ISMCTS, compared.
     for label, lone in (("the lone player", True), ("a team player", False)):
-        per_deal = []
-        for r in results:
-            mine: list[list[float]] = [[], []]
-            for x in r.seatings:
-                if x.get("lone") is None:
-                    continue
-                for seat, owner in enumerate(x["owners"]):
-                    if (seat == x["lone"]) == lone:
-                        mine[owner].append(x["scores"][seat])
-            if mine[0] and mine[1]:
-                per_deal.append(sum(mine[0]) / len(mine[0]) - sum(mine[1]) / len(mine[1]))
+        per_deal = [v for v in (role_value(r, lone) for r in results) if v is not None]
         if len(per_deal) >= 2:
             t = summarize(per_deal)
             print(
@@ -383,6 +447,35 @@ def report(
     )
     if out:
         write_out(out, results, arguments, True)
+
+
+def role_value(r: DealResult, lone: bool) -> float | None:
+    """Return one deal's role in duplicate: ours less ISMCTS's mean seat score where each
+    held the lone seat (``lone``) or a team seat (not ``lone``); None when the deal has no
+    lone player or one of the two never held that role in it."""
+    mine: list[list[float]] = [[], []]
+    for x in r.seatings:
+        if x.get("lone") is None:
+            continue
+        for seat, owner in enumerate(x["owners"]):
+            if (seat == x["lone"]) == lone:
+                mine[owner].append(x["scores"][seat])
+    if not (mine[0] and mine[1]):
+        return None
+    return sum(mine[0]) / len(mine[0]) - sum(mine[1]) / len(mine[1])
+
+
+def _seating_results(r: DealResult) -> list[SeatingResult]:
+    names = ("ours", "ISMCTS")
+    return [
+        SeatingResult(
+            players=tuple(names[o] for o in x["owners"]),
+            scores=tuple(x["scores"]),
+            diff=x["diff"],
+            solo=x.get("lone"),
+        )
+        for x in r.seatings
+    ]
 
 
 def lone_lines(results: list[DealResult], game: str) -> None:
@@ -416,19 +509,7 @@ def lone_lines(results: list[DealResult], game: str) -> None:
     info = GAMES.get(game)
     if info is None:
         return
-    names = ("ours", "ISMCTS")
-    deals = [
-        [
-            SeatingResult(
-                players=tuple(names[o] for o in x["owners"]),
-                scores=tuple(x["scores"]),
-                diff=x["diff"],
-                solo=x.get("lone"),
-            )
-            for x in r.seatings
-        ]
-        for r in results
-    ]
+    deals = [_seating_results(r) for r in results]
     for holder, name in ((None, "any"), ("ours", "ours"), ("ISMCTS", "ISMCTS")):
         t = teams_compared(deals, "ours", "ISMCTS", info, holder)
         if t is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -104,3 +105,47 @@ def test_team_against_team_compares_two_of_ours_with_two_of_ismcts_in_one_hand(
 
     bench.lone_lines(results, "quinto")  # no teams against a lone player: roles only
     assert "team against team" not in capsys.readouterr().out
+
+
+def test_against_compares_two_runs_deal_by_deal_on_the_deals_both_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--merge A --against B``: each measure of run A less run B's on the same deal,
+    over the deals both played; runs of other deals (another seed) are refused."""
+    bench = _bench()
+
+    def deal(k: int, diff: float, team: list[int]) -> dict[str, Any]:
+        # Quintus at seat 0; ours hold the team (1, 3), ISMCTS the quintus and (2, 4).
+        pure = {"owners": [1, 0, 1, 0, 1], "scores": team, "diff": diff, "lone": 0}
+        return asdict(bench.DealResult(k, diff, seatings=[pure], ours_time=1.0))
+
+    def run(path: Path, bot: str, deals: list[dict[str, Any]], seed: int = 7) -> str:
+        a = {"game": "quintus", "variant": "base", "bot": bot, "seconds": 1.0, "seed": seed}
+        path.write_text(json.dumps({"arguments": {**a, "uct_c": 25}, "deals": deals}))
+        return str(path)
+
+    a = run(
+        tmp_path / "a.json",
+        "pimc:x=1",
+        [
+            deal(0, 4.0, [0, 6, 0, 6, 0]),
+            deal(1, 1.0, [0, 2, 0, 2, 0]),
+            deal(2, 9.0, [0, 9, 0, 9, 0]),
+        ],
+    )
+    b = run(
+        tmp_path / "b.json", "pimc", [deal(0, 1.0, [0, 1, 0, 1, 0]), deal(1, 2.0, [0, 4, 0, 4, 0])]
+    )
+    assert bench.main(["--merge", a, "--against", b]) == 0
+    out = capsys.readouterr().out
+    assert "on the 2 deals both played" in out
+    # Deal 0: 4 - 1 = +3, deal 1: 1 - 2 = -1; the mean +1.
+    assert "  points per deal: +1.00 [" in out
+    # Team against team: deal 0, 6 - 0 = +6 against 1 - 0 = +1; deal 1, 2 against 4.
+    assert "  team against team, a seat: +1.50 [" in out
+
+    other = run(tmp_path / "c.json", "pimc", [deal(0, 1.0, [0] * 5)], seed=8)
+    assert bench.main(["--merge", a, "--against", other]) == 2
+    assert "--against: not the same deals (seed differ)" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        bench.main(["--against", b])  # nothing to compare it with

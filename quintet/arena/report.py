@@ -42,20 +42,26 @@ def teams_compared(
 ) -> Summary | None:
     """Return :func:`team_against_team` over ``deals`` (each its seatings) for the
     players ``a`` and ``b``; with ``lone``, over the hands whose lone seat ``lone`` held."""
-    per_deal = []
-    for hands in deals:
-        diffs = []
-        for x in hands:
-            solo = x.solo
-            teams = info.teams_of(solo)
-            if teams is None or solo is None or (lone is not None and x.players[solo] != lone):
-                continue
-            for mine, theirs in (teams, teams[::-1]):
-                if {x.players[s] for s in mine} == {a} and {x.players[s] for s in theirs} == {b}:
-                    diffs.append(x.scores[mine[0]] - x.scores[theirs[0]])
-        if diffs:
-            per_deal.append(sum(diffs) / len(diffs))
+    per_deal = [t for t in (deal_teams(h, a, b, info, lone) for h in deals) if t is not None]
     return summarize(per_deal) if len(per_deal) >= 2 else None
+
+
+def deal_teams(
+    hands: Sequence[SeatingResult], a: str, b: str, info: GameInfo, lone: str | None = None
+) -> float | None:
+    """Return one deal's part of :func:`teams_compared`: the mean over its seatings
+    (``hands``) with a team of ``a`` against a team of ``b`` of ``a``'s team less ``b``'s,
+    a seat (with ``lone``, only where ``lone`` held the lone seat); None if it has none."""
+    diffs = []
+    for x in hands:
+        solo = x.solo
+        teams = info.teams_of(solo)
+        if teams is None or solo is None or (lone is not None and x.players[solo] != lone):
+            continue
+        for mine, theirs in (teams, teams[::-1]):
+            if {x.players[s] for s in mine} == {a} and {x.players[s] for s in theirs} == {b}:
+                diffs.append(x.scores[mine[0]] - x.scores[theirs[0]])
+    return sum(diffs) / len(diffs) if diffs else None
 
 
 def format_table(result: ArenaResult) -> str:
