@@ -322,14 +322,18 @@ def _load(paths: list[str]) -> tuple[dict[str, Any], list[DealResult]]:
     """Return the arguments and the deals (each once, in order) of one run's shards.
 
     Raises:
-        ValueError: a file is not a shard of the same run, or too old to merge.
+        ValueError: a file cannot be read, is not a shard of the same run, or is too
+            old to merge.
     """
     first: dict[str, Any] | None = None
     deals: dict[int, DealResult] = {}
     for path in paths:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        a = data["arguments"]
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+            a = data["arguments"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise ValueError(f"{path}: cannot be read as a shard ({e!r})") from None
         if first is None:
             first = a
             print(

@@ -149,3 +149,15 @@ def test_against_compares_two_runs_deal_by_deal_on_the_deals_both_played(
     assert "--against: not the same deals (seed differ)" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         bench.main(["--against", b])  # nothing to compare it with
+
+
+def test_a_shard_that_cannot_be_read_is_named_and_nothing_is_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _bench()
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert bench.main(["--merge", str(bad)]) == 2
+    assert f"{bad}: cannot be read as a shard" in capsys.readouterr().err
+    assert bench.main(["--merge", str(tmp_path / "missing.json")]) == 2
+    assert "missing.json: cannot be read as a shard" in capsys.readouterr().err
