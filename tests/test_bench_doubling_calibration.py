@@ -25,8 +25,8 @@ def test_each_hand_compares_the_estimate_with_the_balance_played(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """A hand's estimate is a mean of trick balances (12 tricks and the cachette, which
-    counts as one: from -13 to +13), its played balance one of them; the report's bias is the mean of their differences
-    over the hands of each side."""
+    counts as one: from -13 to +13), its played balance one of them; the report's bias
+    is the mean of their differences over the hands of each side."""
     bench = _bench()
     rows: list[Any] = []
     hand = bench.hand
