@@ -51,6 +51,23 @@ from quintet.server.testing import ServerProcess
 
 JSON = dict[str, Any]
 
+# Counts the instructions a process runs and prints the total ("I   refs: N") on stderr
+# when it exits; nothing else (no cache simulation, no output file).
+VALGRIND = [
+    "valgrind",
+    "--tool=cachegrind",
+    "--cache-sim=no",
+    "--cachegrind-out-file=/dev/null",
+]
+
+
+def instructions_in(log: str) -> int:
+    """The instruction count valgrind printed in ``log`` (a process's stderr)."""
+    m = re.search(r"I\s+refs:\s+([\d,]+)", log)
+    if m is None:
+        raise RuntimeError(f"no instruction count in the server's log:\n{log[-2000:]}")
+    return int(m.group(1).replace(",", ""))
+
 
 async def play(ws_url: str, http_url: str, tables: int, hands: int) -> int:
     """Seat four players at each of ``tables`` new Quinto tables; once every table has
@@ -152,20 +169,20 @@ async def fan_out(ws_url: str, groups: int, rounds: int) -> int:
     return sum(await asyncio.gather(*(group(g) for g in range(groups))))
 
 
-def count(checkout: str, tables: int, hands: int, fanout: bool = False) -> tuple[int, int]:
-    """Run the server of ``checkout`` under valgrind for one run; return (instructions,
-    actions): ``hands`` hands at ``tables`` tables, or with ``fanout``, as many fan-outs
-    in each of ``tables`` groups of four as a table plays actions in ``hands`` hands
-    (52 a hand)."""
+def count(
+    checkout: str,
+    tables: int,
+    hands: int,
+    fanout: bool = False,
+    prefix: list[str] = VALGRIND,
+) -> tuple[int, int]:
+    """Run the server of ``checkout`` under valgrind (``prefix``) for one run; return
+    (instructions, actions): ``hands`` hands at ``tables`` tables, or with ``fanout``, as
+    many fan-outs in each of ``tables`` groups of four as a table plays actions in
+    ``hands`` hands (52 a hand)."""
     with tempfile.TemporaryDirectory() as d:
         log = os.path.join(d, "server.log")
-        python = [
-            "valgrind",
-            "--tool=cachegrind",
-            "--cache-sim=no",
-            "--cachegrind-out-file=/dev/null",
-            sys.executable,
-        ]
+        python = [*prefix, sys.executable]
         # The server's code is the checkout's: ``-m`` looks in the working directory
         # first, then in PYTHONPATH.
         env_path = os.environ.get("PYTHONPATH")
@@ -196,10 +213,7 @@ def count(checkout: str, tables: int, hands: int, fanout: bool = False) -> tuple
                 raise
         with open(log) as f:
             text = f.read()
-    m = re.search(r"I\s+refs:\s+([\d,]+)", text)
-    if m is None:
-        raise RuntimeError(f"no instruction count in the server's log:\n{text[-2000:]}")
-    return int(m.group(1).replace(",", "")), actions
+    return instructions_in(text), actions
 
 
 def main() -> None:
