@@ -14,12 +14,14 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from quintet.cards import mask_cards
 from quintet.record import example_text, read_record
 from quintet.table import Table
 from quintet.tui.play import PlayApp, new_table, resume_table
 from quintet.tui.replay import ReplayApp
-from quintet.tui.testing import advance, check_snapshot, decide, screen_text, wait_idle
+from quintet.tui.testing import advance, decide, screen_text, snapshot, wait_idle
 
 SNAPSHOTS = Path(__file__).parent / "tui_snapshots"
 SIZE = (110, 36)
@@ -44,14 +46,13 @@ def test_quinto_table_illegal_choice_and_last_trick() -> None:
             await pilot.pause()
             view = app.screen_table.view
             assert view is not None and view.decision == 0
-            check_snapshot(app, snap("quinto_table"))
+            await snapshot(pilot, app, snap("quinto_table"))
             bad = next(c for c in view.hands[0].cards if c not in view.legal[0])
             letter = next(k for k, (_, c) in app.screen_table.card_keys.items() if c == bad)
             await pilot.press(letter, "enter")
-            check_snapshot(app, snap("quinto_illegal_choice"))
+            await snapshot(pilot, app, snap("quinto_illegal_choice"))
             await pilot.press("l")
-            await pilot.pause()
-            check_snapshot(app, snap("quinto_last_trick"))
+            await snapshot(pilot, app, snap("quinto_last_trick"))
 
     run(body)
 
@@ -62,11 +63,9 @@ def test_quinto_hand_summary_and_rubber_sheet() -> None:
         advance(table, seat)
         app = PlayApp(table, seat, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            check_snapshot(app, snap("quinto_hand_summary"))
+            await snapshot(pilot, app, snap("quinto_hand_summary"))
             await pilot.press("t")
-            await pilot.pause()
-            check_snapshot(app, snap("quinto_rubber_sheet"))
+            await snapshot(pilot, app, snap("quinto_rubber_sheet"))
 
     run(body)
 
@@ -80,8 +79,7 @@ def test_quinto_dummy_table_of_the_lone_player() -> None:
                 await wait_idle(pilot, app)
                 await decide(pilot, app, way)
             await wait_idle(pilot, app)
-            await pilot.pause()
-            check_snapshot(app, snap("quinto_dummy_table"))
+            await snapshot(pilot, app, snap("quinto_dummy_table"))
 
     run(body)
 
@@ -93,13 +91,11 @@ def test_quintus_auction_and_play_with_signals() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await wait_idle(pilot, app)
             await pilot.press("plus", "plus")
-            await pilot.pause()
-            check_snapshot(app, snap("quintus_auction"))
+            await snapshot(pilot, app, snap("quintus_auction"))
             for _ in range(4):
                 await pilot.press("minus")
             await pilot.press("2", "enter")  # a bid below the high bid
-            await pilot.pause()
-            check_snapshot(app, snap("quintus_bid_refused"))
+            await snapshot(pilot, app, snap("quintus_bid_refused"))
 
     async def signals() -> None:
         table, seat = new_table("quintus", "base", seat=0, seed=3)
@@ -108,8 +104,7 @@ def test_quintus_auction_and_play_with_signals() -> None:
             await wait_idle(pilot, app)
             await pilot.press("3", "enter")  # ask partner: the bots answer in the same trick
             await wait_idle(pilot, app)
-            await pilot.pause()
-            check_snapshot(app, snap("quintus_play_signals"))
+            await snapshot(pilot, app, snap("quintus_play_signals"))
 
     run(body)
     run(signals)
@@ -122,20 +117,16 @@ def test_quintus_open_nil_and_ledger() -> None:
         table.act(4, "nil open")
         app = PlayApp(table, 0, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            check_snapshot(app, snap("quintus_open_nil"))
+            await snapshot(pilot, app, snap("quintus_open_nil"))
 
     async def ledger() -> None:
         table, seat = new_table("quintus", "bidding", seat=0, seed=8, hands=3)
         advance(table, seat)
         app = PlayApp(table, seat, hint_level="heuristic", pace=0)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await pilot.pause()  # the footer under the summary's modal: once seen late under load
-            check_snapshot(app, snap("quintus_hand_summary"))
+            await snapshot(pilot, app, snap("quintus_hand_summary"))
             await pilot.press("t")
-            await pilot.pause()
-            check_snapshot(app, snap("quintus_ledger"))
+            await snapshot(pilot, app, snap("quintus_ledger"))
 
     run(body)
     run(ledger)
@@ -152,8 +143,7 @@ def test_replay_with_every_hand_and_double_dummy_values() -> None:
                 if (app.hand, app.at) in app.results:
                     break
                 await pilot.pause(0.05)
-            await pilot.pause()
-            check_snapshot(app, snap("replay"))
+            await snapshot(pilot, app, snap("replay"))
 
     run(body)
 
@@ -182,7 +172,24 @@ def test_a_resumed_game_shows_the_table_as_it_was_saved(tmp_path: Path) -> None:
             await wait_idle(pilot, app)
             await pilot.pause()
             assert screen_text(app) == shown[0]
-            check_snapshot(app, snap("resumed"))
+            await snapshot(pilot, app, snap("resumed"))
 
     run(original)
     run(resumed)
+
+
+def test_a_screen_that_stays_different_fails_its_snapshot(tmp_path: Path) -> None:
+    # snapshot() looks again while the screen catches up, but a screen that stays
+    # different fails, naming the lines that differ.
+    async def body() -> None:
+        table, seat = new_table("quinto", "partnership", seat=0, seed=4)
+        advance(table, seat)
+        app = PlayApp(table, seat, hint_level="heuristic", pace=0)
+        async with app.run_test(size=SIZE) as pilot:
+            with pytest.raises(AssertionError, match="was missing: written"):
+                await snapshot(pilot, app, tmp_path / "summary.svg")
+            await pilot.press("t")  # the rubber sheet instead of the summary
+            with pytest.raises(AssertionError, match="the lines that differ"):
+                await snapshot(pilot, app, tmp_path / "summary.svg", timeout=0.2)
+
+    run(body)

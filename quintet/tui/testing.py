@@ -7,6 +7,7 @@ every way of deciding. Screens are compared as SVG snapshots (and shown as text)
 
 from __future__ import annotations
 
+import difflib
 import io
 import os
 from pathlib import Path
@@ -62,14 +63,37 @@ def check_snapshot(app: Any, path: Path) -> None:
         return
     want_text = txt_path.read_text(encoding="utf-8") if txt_path.exists() else ""
     if text != want_text:
+        diff = difflib.unified_diff(
+            want_text.splitlines(), text.splitlines(), "expected", "shown", lineterm=""
+        )
         raise AssertionError(
             f"the screen differs from {txt_path} (set {UPDATE_ENV}=1 to accept):\n"
-            f"--- expected\n{want_text}\n--- shown\n{text}"
+            f"--- expected\n{want_text}\n--- shown\n{text}\n--- the lines that differ\n"
+            + "\n".join(diff)
         )
     if svg != path.read_text(encoding="utf-8"):
         raise AssertionError(
             f"the screen's colours or styles differ from {path} (set {UPDATE_ENV}=1 to accept)"
         )
+
+
+async def snapshot(pilot: Pilot[Any], app: Any, path: Path, timeout: float = 3.0) -> None:
+    """``check_snapshot`` once the screen has caught up: under load a refresh (the footer
+    under a modal, say) can come a few frames late, so a screen that differs is looked at
+    again every 20 ms for up to ``timeout`` seconds before the difference counts."""
+    waited = 0.0
+    # Nothing to catch up with when the snapshot is being written.
+    writing = os.environ.get(UPDATE_ENV) == "1" or not path.exists()
+    while True:
+        await pilot.pause()
+        try:
+            check_snapshot(app, path)
+            return
+        except AssertionError:
+            if waited >= timeout or writing:
+                raise
+        await pilot.pause(0.02)
+        waited += 0.02
 
 
 async def wait_idle(pilot: Pilot[Any], app: PlayApp, timeout: float = 10.0) -> None:
