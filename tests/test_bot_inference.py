@@ -66,6 +66,28 @@ def test_doubling_multiplies_only_the_trick_points_of_a_played_out_hand() -> Non
             assert _doubled_value(s, 1, m, 50.0) == -(quints + 5 * m * (ta - tb))
 
 
+def test_the_lone_credit_moves_tricks_to_the_lone_player_in_the_doubling_only() -> None:
+    """pimc's ``lone_credit`` (the dummy game): the lone player's side is credited with
+    that many tricks at the trick value, his opponents debited; without a lone player
+    (the partnership game) or at 0 it changes nothing."""
+    for seed in range(10):
+        lone = seed % 4
+        dealer = (lone + 1) % 4
+        rules = QuintoRules(variant="dummy", target=10_000)
+        s = played_out(QuintoState.deal(rules, dealer, random.Random(seed), lone_seat=lone))
+        assert s.trick_points_counted
+        mine = lone & 1
+        for m in (1, 2, 4):
+            base = _doubled_value(s, mine, m, 50.0)
+            assert _doubled_value(s, mine, m, 50.0, 0.5) == base + 2 * 5 * m * 0.5
+            assert _doubled_value(s, 1 - mine, m, 50.0, 0.5) == -base - 2 * 5 * m * 0.5
+            assert _doubled_value(s, mine, m, 50.0, 0.0) == base
+        p = played_out(QuintoState.deal(QuintoRules(target=10_000), 0, random.Random(seed)))
+        assert _doubled_value(p, 0, 2, 50.0, 0.5) == _doubled_value(p, 0, 2, 50.0)
+    with pytest.raises(ValueError, match="lone_credit must be from -13 to 13 tricks"):
+        PimcBot(lone_credit=14)
+
+
 def test_a_game_ended_by_quints_is_not_changed_by_doubling() -> None:
     """Rule (quints end the game): trick points are never added, so the doubling is moot."""
     found = 0

@@ -220,20 +220,31 @@ def _final_multiplier(world: Any, action: Action) -> int:
     return int(w.multiplier)
 
 
-def _doubled_value(world: Any, side: int, multiplier: int, game_value: float) -> float:
+def _doubled_value(
+    world: Any, side: int, multiplier: int, game_value: float, lone_credit: float = 0.0
+) -> float:
     """Return ``side``'s value of a hand played out at trick value 1, rescored at ``multiplier``.
 
     Its hand points less the other side's with the trick points (if they were added)
     multiplied, plus or minus ``game_value`` when a side reaches the target in the hand.
+    ``lone_credit`` (tricks, the dummy game) moves that many tricks from the partners'
+    count to the lone player's before the rescoring (see ``PimcBot``).
     """
     points = world.hand_points()
     score = list(world.start_score)
     target = world.rules.target
     winner = world.game_winner
     mine = [0.0, 0.0]
+    credit = [0.0, 0.0]
+    if lone_credit and world.lone_seat is not None:
+        credit[world.lone_seat & 1] = lone_credit
+        credit[1 - (world.lone_seat & 1)] = -lone_credit
     for s in (0, 1):
-        tricks = 5 * world.tricks_won[s] if world.trick_points_counted else 0
+        counted = world.trick_points_counted
+        tricks = 5 * world.tricks_won[s] if counted else 0
         mine[s] = points[s] + (multiplier - 1) * tricks
+        if counted:
+            mine[s] += 5 * multiplier * credit[s]
         score[s] += mine[s]
     if world.trick_points_counted:
         a, b = score
@@ -377,6 +388,11 @@ class PimcBot:
     in at least that share of the simulated deals. ``alphamu`` (tricks, 0: off) plays
     the last that many tricks by αμ (:mod:`quintet.bots.alphamu`) over ``worlds`` deals
     instead (the same inference draws them; duplicates are merged into weights).
+    ``lone_credit`` (tricks, default 0; the Quinto dummy game) credits the lone player
+    with that many more tricks, and his opponents with as many fewer, in the doubling's
+    playouts: the heuristic plays his two hands worse than pimc does
+    (``bench/doubling_calibration.py``: about half a trick), so that he doubles too
+    rarely and they too often.
     """
 
     name = "pimc"
@@ -402,6 +418,7 @@ class PimcBot:
         nil_bid: int = 0,
         alphamu: int = 0,
         worlds: int = ALPHAMU_WORLDS,
+        lone_credit: float = 0.0,
     ) -> None:
         if max_nodes is not None and max_nodes < 1:
             raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
@@ -437,6 +454,9 @@ class PimcBot:
             raise ValueError(f"worlds must be at least 1, not {worlds}")
         self.alphamu = int(alphamu)
         self.worlds = int(worlds)
+        if not -13 <= lone_credit <= 13:
+            raise ValueError(f"lone_credit must be from -13 to 13 tricks, not {lone_credit}")
+        self.lone_credit = float(lone_credit)
         self._tt_bits = tt_bits
         self._solvers: dict[str, QuintoSolver | QuintusSolver] = {}
         #: Per game and position size (tricks still to play), the largest node limit the
@@ -942,7 +962,7 @@ class PimcBot:
                 out.apply_action(PASS)
             playout(out, view.rng)
             for a in main:
-                totals[a] += _doubled_value(out, side, finals[a], self.game_value)
+                totals[a] += _doubled_value(out, side, finals[a], self.game_value, self.lone_credit)
             n += 1
         return {a: totals[a] / n for a in main}
 

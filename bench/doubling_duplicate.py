@@ -1,0 +1,165 @@
+"""pimc's doubling with ``lone_credit`` against without, in duplicate: what it is worth.
+
+    .venv/bin/python bench/doubling_duplicate.py [--credit 0.5] [--hands 400]
+        [--samples 100] [--play-samples 10] [--seed 9]
+
+``bench/doubling_calibration.py`` found that in the dummy game the doubling's playouts
+underrate the lone player's side by about half a trick. ``pimc:lone_credit=C`` credits
+his side with ``C`` tricks (and debits the partners') in those playouts. An arena run
+cannot see a change that moves one doubling decision in several hands; this bench looks
+only at the decisions. For ``--hands`` random dummy hands (the lone seat and the dealer
+at random) the doubling round is decided three ways: by pimc at every seat (the base);
+with the lone player's decisions by ``pimc:lone_credit=C`` (the partners' as in the
+base); with the partners' by it. Each decision is pimc's over ``--samples`` sampled
+deals, the same deals for both bots (the same random seed), so that they differ only
+by the credit. A way whose round ends as the base's is worth 0 in that hand, with no
+play. Otherwise the hand is played from the end of its round, and from the end of the
+base's, by the same pimc (``--play-samples`` deals a card, 20,000 nodes a deal: no clock,
+so the two plays differ only where the trick value changes a card) with the same seeds,
+and the way's gain is the corrected side's hand points less the other's, against the
+base's.
+
+Prints for each way the hands whose round it changed, their mean gain (95% CI), and its
+gain a hand over all the hands (zeros included); then what the corrected bot would gain
+a deal against pimc (half of each way's gain a hand: in an arena it sits on each side
+half the time). Targets are out of reach (10,000): hand points only, no game won.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable
+
+from quintet.actions import Action
+from quintet.arena import summarize
+from quintet.bots import BotView, Budget
+from quintet.bots.pimc import PimcBot
+from quintet.game import Phase
+from quintet.quinto import QuintoRules, QuintoState
+
+#: Whose doubling decisions the corrected bot takes, for a lone seat: the lone player's
+#: side (its seats' parity is the lone seat's), or the partners'.
+WAYS = ("lone", "partners")
+LABELS = {"lone": "the lone player's", "partners": "the partners'"}
+
+
+def _round(
+    start: QuintoState, decide: Callable[[QuintoState, int], Action]
+) -> tuple[QuintoState, tuple[Action, ...]]:
+    """Play ``start``'s doubling round with ``decide(state, seat)``; return the state after
+    it and the round's actions."""
+    s = start.clone()
+    actions = []
+    while s.phase == Phase.DOUBLING:
+        seat = s.current_player()
+        a = decide(s, seat)
+        s.apply_action(a, seat)
+        actions.append(a)
+    return s, tuple(actions)
+
+
+def _play(s: QuintoState, bot: PimcBot, seed: int) -> QuintoState:
+    """Play ``s`` to the end of the hand with ``bot`` at every seat, its random seeds
+    drawn from ``seed`` (the same seeds whatever the round was)."""
+    s = s.clone()
+    rng = random.Random(seed)
+    budget = Budget(iterations=bot.samples)
+    while not s.is_terminal():
+        p = s.current_player()
+        view = BotView.of(s, p, random.Random(rng.getrandbits(64)), budget)
+        s.apply_action(bot.act(view), p)
+    return s
+
+
+def hand(
+    rng: random.Random, credit: float, samples: int, play_samples: int
+) -> dict[str, tuple[bool, float]]:
+    """One random dummy hand: for each way, whether its doubling round differs from the
+    base's and the corrected side's gain (0.0 when it does not)."""
+    rules = QuintoRules(variant="dummy", target=10_000)
+    lone = rng.randrange(4)
+    dealer = rng.randrange(4)
+    if dealer == (lone + 2) % 4:
+        dealer = lone  # the dummy seat never deals
+    start = QuintoState.deal(rules, dealer, rng, lone_seat=lone)
+    seed = rng.getrandbits(64)
+    bots = {False: PimcBot(samples=samples), True: PimcBot(samples=samples, lone_credit=credit)}
+    memo: dict[tuple[tuple[Action, ...], bool], Action] = {}
+
+    def decider(corrected_side: int | None) -> Callable[[QuintoState, int], Action]:
+        def decide(s: QuintoState, seat: int) -> Action:
+            corrected = corrected_side is not None and seat & 1 == corrected_side
+            key = (tuple(a for _, a in s.history()), corrected)
+            if key not in memo:
+                # The same deals for both bots at a decision: a seed of the hand and the
+                # round so far, not of the bot.
+                r = random.Random(hash((seed, key[0])))
+                view = BotView.of(s, seat, r, Budget(iterations=samples))
+                memo[key] = bots[corrected].act(view)
+            return memo[key]
+
+        return decide
+
+    player = PimcBot(samples=play_samples, max_nodes=20_000)
+    base_end, base_round = _round(start, decider(None))
+    base_played: QuintoState | None = None
+    out = {}
+    for way in WAYS:
+        side = lone & 1 if way == "lone" else 1 - (lone & 1)
+        end, actions = _round(start, decider(side))
+        if actions == base_round:
+            out[way] = (False, 0.0)
+            continue
+        if base_played is None:
+            base_played = _play(base_end, player, seed)
+        played = _play(end, player, seed)
+        a, b = played.hand_points()
+        a0, b0 = base_played.hand_points()
+        gain = (a - b) - (a0 - b0)
+        out[way] = (True, float(gain if side == 0 else -gain))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--credit", type=float, default=0.5, help="lone_credit, in tricks")
+    parser.add_argument("--hands", type=int, default=400)
+    parser.add_argument("--samples", type=int, default=100, help="deals a doubling decision")
+    parser.add_argument("--play-samples", type=int, default=10, help="deals a card")
+    parser.add_argument("--seed", type=int, default=9)
+    args = parser.parse_args(argv)
+    if args.hands < 2:
+        parser.error(f"--hands must be at least 2, not {args.hands}")
+    rng = random.Random(args.seed)
+    rows = [hand(rng, args.credit, args.samples, args.play_samples) for _ in range(args.hands)]
+    print(
+        f"Quinto dummy, {args.hands} hands: pimc:lone_credit={args.credit:g} against pimc, "
+        f"doubling over {args.samples} deals, play at {args.play_samples} deals a card"
+    )
+    per_hand = []
+    for way in WAYS:
+        changed = [g for differs, g in (r[way] for r in rows) if differs]
+        every = summarize([r[way][1] for r in rows])
+        per_hand.append(every.mean)
+        if len(changed) >= 2:
+            t = summarize(changed)
+            what = f"gain {t.mean:+.2f} [{t.low:+.2f}, {t.high:+.2f}] there"
+        else:
+            what = "too few to say"
+        print(
+            f"  {LABELS[way]} decisions corrected (that side's points): round changed in "
+            f"{len(changed)} hands, {what}; a hand {every.mean:+.2f} "
+            f"[{every.low:+.2f}, {every.high:+.2f}]"
+        )
+    both = summarize([(r["lone"][1] + r["partners"][1]) / 2 for r in rows])
+    print(
+        f"  a deal against pimc (each side half the time): {both.mean:+.2f} "
+        f"[{both.low:+.2f}, {both.high:+.2f}]"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
