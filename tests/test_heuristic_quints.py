@@ -155,3 +155,74 @@ def test_pimc_explains_a_card_by_its_mean_value_over_the_deals() -> None:
     assert why.startswith("A♥ averages +")
     assert "over 4 deals" in why and "more than" in why
     assert "points for your side less the other side's" in why
+
+
+# ------------------------------------------------- the dummy game: the partner in view
+
+DUMMY = QuintoRules(variant="dummy", target=10_000)
+
+
+def dummy_position(hands: dict[str, str], leader: str, trick: str) -> QuintoState:
+    """A dummy-game position with North the lone player and South his dummy."""
+    seats = "NESW"
+    return QuintoState.from_position(
+        [parse_mask(hands[s]) for s in seats],
+        seats.index(leader),
+        DUMMY,
+        trick=[parse_card(c) for c in trick.split()],
+        lone_seat=0,
+    )
+
+
+def test_second_to_play_the_lone_player_throws_the_quint_royal_on_his_dummys_sure_trick() -> None:
+    """West leads 7C; North (lone) plays second and sees that his dummy, fourth, has no
+    club and holds AH, which nothing still out beats: the trick is the dummy's, so North
+    throws the Quint Royal on it (without the dummy in view he would keep it)."""
+    state = dummy_position(
+        {"N": "JK 2S 3S", "E": "8S 9S TS", "S": "AH 6S 7S", "W": "4S 6D"},
+        leader="W",
+        trick="7C",
+    )
+    assert state.current_player() == 0
+    view = BotView.of(state, 0, random.Random(1))
+    card, why = HeuristicBot().explain(view)
+    assert card_str(card) == "JK" and "partner is sure to win" in why
+    assert card_str(HeuristicBot(mate=0).act(view)) != "JK"
+
+
+def test_the_dummy_second_to_play_gives_its_five_to_the_lone_players_sure_trick() -> None:
+    """East leads 9S; the dummy (South) plays second, and North, fourth, has no spade
+    and holds the sure AH: the dummy's 5S goes on North's trick (its quint is theirs).
+    Without North's hand in view it plays 3S, the card that gives an opponent least."""
+    state = dummy_position(
+        {"N": "AH 3C 4C", "E": "8D 9D", "S": "QS 5S 3S", "W": "KS 5C 7C"},
+        leader="E",
+        trick="9S",
+    )
+    assert state.current_player() == 2  # the dummy's turn, decided by North
+    view = BotView.of(state, 2, random.Random(1))
+    assert card_str(HeuristicBot().act(view)) == "5S"
+    assert card_str(HeuristicBot(mate=0).act(view)) == "3S"
+
+
+def test_the_reason_of_a_card_under_the_partners_coming_sure_trick() -> None:
+    """The dummy must follow spades with QS or 2S under North's coming AH: it keeps the
+    two (a quint card) and says why."""
+    state = dummy_position(
+        {"N": "AH 3C 4C", "E": "8D 9D", "S": "QS 2S 6C", "W": "KS 5C 7C"},
+        leader="E",
+        trick="9S",
+    )
+    card, why = HeuristicBot().explain(BotView.of(state, 2, random.Random(1)))
+    assert card_str(card) == "QS" and "whose hand you see" in why
+
+
+def test_a_partner_who_must_follow_with_a_low_card_is_not_sure() -> None:
+    """West leads 7C; the dummy holds AH but also 2C, which it must play: North (second)
+    does not count the trick as the dummy's and keeps the Quint Royal."""
+    state = dummy_position(
+        {"N": "JK 2S 3S", "E": "8S 9S TS", "S": "AH 2C 7S", "W": "4S 6D"},
+        leader="W",
+        trick="7C",
+    )
+    assert card_str(HeuristicBot().act(BotView.of(state, 0, random.Random(1)))) != "JK"

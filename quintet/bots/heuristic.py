@@ -84,11 +84,18 @@ class HeuristicBot:
 
     name = "heuristic"
 
+    def __init__(self, mate: int = 1) -> None:
+        if mate not in (0, 1):
+            raise ValueError(f"mate must be 0 (off) or 1 (on), not {mate!r}")
+        #: Quinto: second to play, with the partner's hand in view (the lone player and
+        #: his dummy), count the trick as the partner's when he holds a sure winner.
+        self.mate = bool(mate)
+
     def act(self, view: BotView) -> Action:
         """Return the heuristic's choice among ``view.legal``."""
         if len(view.legal) == 1:
             return view.legal[0]
-        return _ACTS[view.game](view)
+        return _ACTS[view.game](view, self)
 
     def explain(self, view: BotView) -> tuple[Action, str]:
         """Return the heuristic's choice and the rule it applied, in one sentence."""
@@ -134,6 +141,7 @@ _WHY_OPENING = (
 )
 _WHY_CASH = "no unseen card can beat it: a sure trick"
 _WHY_LEAD_LOW = "nothing sure to lead: the lowest card that cannot give away a quint"
+_WHY_MATE = "your partner, whose hand you see, is sure to win this trick after you"
 _WHY_SIGNAL = "your team mate signalled strength: lead low and let him take the trick"
 _WHY_LEAD_LOW_Q = "nothing sure to lead: your lowest card that is not a court card"
 _WHY_TAKE_Q = "the cheapest card that wins the trick, as it holds points or is the last chance"
@@ -157,7 +165,7 @@ def quinto_strength(hand: CardMask) -> float:
     return s
 
 
-def _quinto_act(view: BotView) -> Action:
+def _quinto_act(view: BotView, bot: HeuristicBot) -> Action:
     obs = view.obs
     legal = view.legal
     if obs.phase == "doubling":
@@ -198,6 +206,14 @@ def _quinto_act(view: BotView) -> Action:
     partner_wins = best >= 0 and winner & 1 == side
     last = len(trick) == 3
     safe = partner_wins and (last or best > top_threat)
+    if bot.mate and len(trick) == 1 and best >= 0:
+        # Second to play, the partner fourth: when his hand is in view (the lone player
+        # and his dummy) and he holds a card he may play that beats every card still
+        # out, the trick is his: play to it as to his sure trick.
+        his = _mate_sure(obs.hands[(seat + 2) % 4], trick[0][1], max(best, top_threat))
+        if his is not None:
+            best, partner_wins, safe = his, True, True
+    why_under = _WHY_MATE if partner_wins and len(trick) == 1 else _WHY_UNDER
     plain = [c for c in cards if c != JOKER and not (_QUINT_CARDS >> c & 1)]
     fives = [c for c in cards if c != JOKER and c % 13 == 3]
     if partner_wins:
@@ -213,7 +229,7 @@ def _quinto_act(view: BotView) -> Action:
                 return _say(pairs[0], _WHY_PAIR)
         under = [c for c in plain if c < best] or [c for c in cards if c != JOKER and c < best]
         if under:
-            return _say(_lowest(under), _WHY_UNDER)
+            return _say(_lowest(under), why_under)
         return _say(_lowest(plain or [c for c in cards if c != JOKER] or cards), _WHY_LOWEST)
     in_trick = _trick_mask(trick)
     value = quint_points(in_trick)
@@ -233,6 +249,18 @@ def _quinto_act(view: BotView) -> Action:
         losers = [c for c in cards if c != JOKER] or cards
     # Never feed a quint to the opponents' trick: the card that gives them least, lowest.
     return _say(min(losers, key=lambda c: (_gain(c, in_trick), c)), _WHY_FEED)
+
+
+def _mate_sure(mate: CardMask | None, led: Card, above: int) -> Card | None:
+    """Return the partner's highest card he may play to a trick led with ``led`` when it
+    beats ``above`` (the trick's best and every card still out), else None (also when
+    his hand is not in view)."""
+    if mate is None or led == JOKER:
+        return None
+    mate &= _NO_JOKER
+    follow = mate & SUIT_MASK[SUIT_OF[led]]
+    top = (follow or mate).bit_length() - 1
+    return top if top > above else None
 
 
 def _gain(c: Card, in_trick: CardMask) -> int:
@@ -314,7 +342,7 @@ def quintus_estimate(hand: CardMask, trump: int) -> float:
     return 11.0 * tricks + 0.3 * own - 4
 
 
-def _quintus_act(view: BotView) -> Action:
+def _quintus_act(view: BotView, bot: HeuristicBot) -> Action:
     obs: Any = view.obs
     legal = view.legal
     seat = view.seat
@@ -504,7 +532,7 @@ def _quintus_signal(view: BotView) -> Action | None:
 
 
 #: The heuristic's play, per game (its strategy is each game's own).
-_ACTS: Final[dict[str, Callable[[BotView], Action]]] = {
+_ACTS: Final[dict[str, Callable[[BotView, HeuristicBot], Action]]] = {
     "quinto": _quinto_act,
     "quintus": _quintus_act,
 }
