@@ -5,7 +5,9 @@
 
 ``bench/doubling_calibration.py`` found that in the dummy game the doubling's playouts
 underrate the lone player's side by about half a trick. ``pimc:lone_credit=C`` credits
-his side with ``C`` tricks (and debits the partners') in those playouts. An arena run
+his side with ``C`` tricks (and debits the partners') in those playouts (0.5, the
+default since 2026-12-07, was chosen by this bench; ``pimc`` below is
+``pimc:lone_credit=0``, the bot before it). An arena run
 cannot see a change that moves one doubling decision in several hands; this bench looks
 only at the decisions. For ``--hands`` random dummy hands (the lone seat and the dealer
 at random) the doubling round is decided three ways: by pimc at every seat (the base);
@@ -85,7 +87,10 @@ def hand(
         dealer = lone  # the dummy seat never deals
     start = QuintoState.deal(rules, dealer, rng, lone_seat=lone)
     seed = rng.getrandbits(64)
-    bots = {False: PimcBot(samples=samples), True: PimcBot(samples=samples, lone_credit=credit)}
+    bots = {
+        False: PimcBot(samples=samples, lone_credit=0.0),
+        True: PimcBot(samples=samples, lone_credit=credit),
+    }
     memo: dict[tuple[tuple[Action, ...], bool], Action] = {}
 
     def decider(corrected_side: int | None) -> Callable[[QuintoState, int], Action]:
@@ -135,7 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     rows = [hand(rng, args.credit, args.samples, args.play_samples) for _ in range(args.hands)]
     print(
-        f"Quinto dummy, {args.hands} hands: pimc:lone_credit={args.credit:g} against pimc, "
+        f"Quinto dummy, {args.hands} hands: pimc:lone_credit={args.credit:g} against "
+        f"pimc:lone_credit=0, "
         f"doubling over {args.samples} deals, play at {args.play_samples} deals a card"
     )
     per_hand = []
@@ -155,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     both = summarize([(r["lone"][1] + r["partners"][1]) / 2 for r in rows])
     print(
-        f"  a deal against pimc (each side half the time): {both.mean:+.2f} "
+        f"  a deal against pimc:lone_credit=0 (each side half the time): {both.mean:+.2f} "
         f"[{both.low:+.2f}, {both.high:+.2f}]"
     )
     return 0

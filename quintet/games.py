@@ -156,6 +156,9 @@ class GameInfo:
     #: Tricks left at which pimc's playout of a deal the solver gave up on hands over to
     #: the solver (None: played to the end): measured on the ladder (docs/bots.md).
     playout_solve_tricks: int | None = None
+    #: (variant, tricks left) pairs: that variant's hand-over when a card decision has
+    #: at least ``pimc.LONG_DECISION`` CPU seconds (measured at 1 s; docs/bots.md).
+    playout_solve_tricks_long: tuple[tuple[str, int], ...] = ()
     _solver: str = field(default="", repr=False)
 
     @property
@@ -399,6 +402,7 @@ QUINTO: Final = GameInfo(
     reward_scale=1.0 / 200.0,
     solver_nodes_per_second=7_000_000,
     playout_solve_tricks=5,
+    playout_solve_tricks_long=(("dummy", 6),),
     _solver="QuintoSolver",
 )
 

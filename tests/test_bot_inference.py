@@ -86,6 +86,7 @@ def test_the_lone_credit_moves_tricks_to_the_lone_player_in_the_doubling_only() 
         assert _doubled_value(p, 0, 2, 50.0, 0.5) == _doubled_value(p, 0, 2, 50.0)
     with pytest.raises(ValueError, match="lone_credit must be from -13 to 13 tricks"):
         PimcBot(lone_credit=14)
+    assert PimcBot().lone_credit == 0.5  # the default, measured (docs/bots.md, "Doubling")
 
 
 def test_a_game_ended_by_quints_is_not_changed_by_doubling() -> None:

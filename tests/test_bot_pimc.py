@@ -320,6 +320,39 @@ def test_quinto_playouts_hand_over_to_the_solver_at_five_tricks_by_default() -> 
     assert bot._solve_tricks(FIRST_LEADS["quintus"]()) == 0
 
 
+def test_in_a_long_decision_the_dummy_game_hands_over_at_six_tricks() -> None:
+    """Quinto's ``playout_solve_tricks_long`` (measured at 1 CPU s, docs/bots.md): a card
+    decision of at least ``LONG_DECISION`` CPU seconds in the dummy game hands over at 6
+    tricks left; a shorter one, a samples-only one, the partnership game and an explicit
+    ``solve_tricks`` keep theirs."""
+    rng = random.Random(2)
+    dummy = QuintoState.deal(QuintoRules(variant="dummy", target=10_000), 0, rng, lone_seat=1)
+    while dummy.phase == Phase.DOUBLING:
+        dummy.apply_action(PASS)
+    partnership = quinto_at(12)
+    long = pimc_module.LONG_DECISION
+    for budget, state, want in (
+        (Budget(seconds=long, iterations=3), dummy, 6),
+        (Budget(seconds=long / 2, iterations=3), dummy, 5),
+        (Budget(iterations=3), dummy, 5),
+        (Budget(seconds=long, iterations=3), partnership, 5),
+    ):
+        bot = PimcBot(max_nodes=1)  # every deal given up by the solver: played out
+        seen: list[int] = []
+        solve_tricks = bot._solve_tricks
+
+        def spy(world: Any, seen: list[int] = seen, f: Any = solve_tricks) -> int:
+            seen.append(f(world))
+            return seen[-1]
+
+        bot._solve_tricks = spy  # type: ignore[method-assign]
+        bot.act(view_of(state, budget))
+        assert seen and set(seen) == {want}, (budget, want, seen)
+    fixed = PimcBot(solve_tricks=4)
+    fixed._long = True
+    assert fixed._solve_tricks(dummy) == 4
+
+
 def test_solve_tricks_values_a_card_as_the_whole_playout_would_with_best_play() -> None:
     """The hybrid value of a card is its playout's outcome when the solver's best play
     finishes the hand: ``so_far`` and the value add up (here from 2 tricks left)."""

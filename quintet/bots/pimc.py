@@ -134,6 +134,14 @@ TEAM: Final = 1
 ALPHAMU_WORLDS: Final = 16
 #: The share of a decision's budget αμ may take (PIMC decides in the rest if it cannot).
 ALPHAMU_SHARE: Final = 0.6
+#: Tricks the Quinto dummy game's doubling playouts credit the lone player with (and
+#: debit his opponents): the heuristic plays his two hands some half a trick worse than
+#: pimc does (``bench/doubling_calibration.py``); measured by
+#: ``bench/doubling_duplicate.py`` (docs/bots.md, "Doubling").
+LONE_CREDIT: Final = 0.5
+#: A card decision with at least this many CPU seconds is long: the game's
+#: ``playout_solve_tricks_long`` applies (measured at 1 s; at 0.1 s the default's).
+LONG_DECISION: Final = 0.5
 #: The node limit of each solve of ``solve_tricks`` tricks left (a few thousand nodes).
 HYBRID_NODES: Final = 200_000
 #: The smallest node limit of a deal (the last tricks solve in far fewer nodes).
@@ -370,8 +378,10 @@ class PimcBot:
     then fixed (:data:`DEFAULT_SECONDS` shared among ``min(samples, MIN_SAMPLES)``
     deals). ``max_nodes`` fixes the node limit per deal instead. ``exact_tricks``, when
     given, uses the solver only with at most that many tricks left (playouts before).
-    ``solve_tricks`` (default: the game's ``playout_solve_tricks``; 0: never): a deal the
-    solver gives up on is played out until that many tricks are left, then solved.
+    ``solve_tricks`` (default: the game's ``playout_solve_tricks``, or in a decision of
+    at least :data:`LONG_DECISION` CPU seconds its variant's
+    ``playout_solve_tricks_long``; 0: never): a deal the solver gives up on is played
+    out until that many tricks are left, then solved.
     ``game_value`` (points, default :data:`GAME_VALUE`) is what the Quinto doubling
     counts for a game won or lost in the hand. ``candidates`` (default
     :data:`CANDIDATES`; 1: none), ``epsilon`` and ``memory`` (tricks before the current
@@ -388,11 +398,11 @@ class PimcBot:
     in at least that share of the simulated deals. ``alphamu`` (tricks, 0: off) plays
     the last that many tricks by αμ (:mod:`quintet.bots.alphamu`) over ``worlds`` deals
     instead (the same inference draws them; duplicates are merged into weights).
-    ``lone_credit`` (tricks, default 0; the Quinto dummy game) credits the lone player
-    with that many more tricks, and his opponents with as many fewer, in the doubling's
-    playouts: the heuristic plays his two hands worse than pimc does
-    (``bench/doubling_calibration.py``: about half a trick), so that he doubles too
-    rarely and they too often.
+    ``lone_credit`` (tricks, default :data:`LONE_CREDIT`; 0: none; the Quinto dummy
+    game) credits the lone player with that many more tricks, and his opponents with as
+    many fewer, in the doubling's playouts: the heuristic plays his two hands worse
+    than pimc does (``bench/doubling_calibration.py``: about half a trick), so that
+    without it he doubles too rarely and they too often.
     """
 
     name = "pimc"
@@ -418,7 +428,7 @@ class PimcBot:
         nil_bid: int = 0,
         alphamu: int = 0,
         worlds: int = ALPHAMU_WORLDS,
-        lone_credit: float = 0.0,
+        lone_credit: float = LONE_CREDIT,
     ) -> None:
         if max_nodes is not None and max_nodes < 1:
             raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
@@ -465,6 +475,8 @@ class PimcBot:
         #: The last card decision: deals valued, of them solved exactly, and given up by
         #: the solver (played out instead); the solver's nodes and CPU seconds (given-up
         #: deals included), and the decision's CPU seconds.
+        #: Whether the card decision under way is long (``LONG_DECISION``).
+        self._long = False
         self.last_samples = 0
         self.last_exact = 0
         self.last_fallbacks = 0
@@ -563,6 +575,8 @@ class PimcBot:
     def _play(self, view: BotView, cards: tuple[Action, ...]) -> Action:
         t0 = cpu_clock()
         deadline, samples = self._limits(view)
+        # A samples-only budget (no deadline) keeps the default's hand-over.
+        self._long = math.isfinite(deadline) and deadline - t0 >= LONG_DECISION
         if self.alphamu:
             left = game_of(view.obs).num_tricks - view.obs.tricks_played
             if left <= self.alphamu:
@@ -855,10 +869,16 @@ class PimcBot:
 
     def _solve_tricks(self, world: Any) -> int:
         """Return the tricks left at which a playout hands over to the solver (0: never):
-        ``solve_tricks``, else the game's ``playout_solve_tricks``."""
+        ``solve_tricks``, else the game's ``playout_solve_tricks`` (in a long decision,
+        its variant's ``playout_solve_tricks_long`` when it has one)."""
         if self.solve_tricks is not None:
             return self.solve_tricks
-        return game_of(world).playout_solve_tricks or 0
+        info = game_of(world)
+        if self._long:
+            long = dict(info.playout_solve_tricks_long).get(world.rules.variant)
+            if long is not None:
+                return long
+        return info.playout_solve_tricks or 0
 
     def _hybrid_values(
         self,
