@@ -20,16 +20,23 @@ RULES = QuintoRules(target=10_000)
 
 
 def position(
-    hands: dict[str, str], leader: str, trick: str = "", cachette: str = "", multiplier: int = 1
+    hands: dict[str, str],
+    leader: str,
+    trick: str = "",
+    cachette: str = "",
+    multiplier: int = 1,
+    rules: QuintoRules = RULES,
+    lone_seat: int | None = None,
 ) -> QuintoState:
     seats = "NESW"
     return QuintoState.from_position(
         [parse_mask(hands[s]) for s in seats],
         seats.index(leader),
-        RULES,
+        rules,
         trick=[parse_card(c) for c in trick.split()],
         cachette=parse_mask(cachette) if cachette else 0,
         multiplier=multiplier,
+        lone_seat=lone_seat,
     )
 
 
@@ -164,14 +171,7 @@ DUMMY = QuintoRules(variant="dummy", target=10_000)
 
 def dummy_position(hands: dict[str, str], leader: str, trick: str) -> QuintoState:
     """A dummy-game position with North the lone player and South his dummy."""
-    seats = "NESW"
-    return QuintoState.from_position(
-        [parse_mask(hands[s]) for s in seats],
-        seats.index(leader),
-        DUMMY,
-        trick=[parse_card(c) for c in trick.split()],
-        lone_seat=0,
-    )
+    return position(hands, leader, trick, rules=DUMMY, lone_seat=0)
 
 
 def test_second_to_play_the_lone_player_throws_the_quint_royal_on_his_dummys_sure_trick() -> None:

@@ -213,7 +213,6 @@ def _quinto_act(view: BotView, bot: HeuristicBot) -> Action:
         his = _mate_sure(obs.hands[(seat + 2) % 4], trick[0][1], max(best, top_threat))
         if his is not None:
             best, partner_wins, safe = his, True, True
-    why_under = _WHY_MATE if partner_wins and len(trick) == 1 else _WHY_UNDER
     plain = [c for c in cards if c != JOKER and not (_QUINT_CARDS >> c & 1)]
     fives = [c for c in cards if c != JOKER and c % 13 == 3]
     if partner_wins:
@@ -229,7 +228,8 @@ def _quinto_act(view: BotView, bot: HeuristicBot) -> Action:
                 return _say(pairs[0], _WHY_PAIR)
         under = [c for c in plain if c < best] or [c for c in cards if c != JOKER and c < best]
         if under:
-            return _say(_lowest(under), why_under)
+            # Second to play, the partner's trick is still to come (his hand in view).
+            return _say(_lowest(under), _WHY_MATE if len(trick) == 1 else _WHY_UNDER)
         return _say(_lowest(plain or [c for c in cards if c != JOKER] or cards), _WHY_LOWEST)
     in_trick = _trick_mask(trick)
     value = quint_points(in_trick)

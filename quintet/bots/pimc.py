@@ -247,8 +247,8 @@ def _doubled_value(
     if lone_credit and world.lone_seat is not None:
         credit[world.lone_seat & 1] = lone_credit
         credit[1 - (world.lone_seat & 1)] = -lone_credit
+    counted = world.trick_points_counted
     for s in (0, 1):
-        counted = world.trick_points_counted
         tricks = 5 * world.tricks_won[s] if counted else 0
         mine[s] = points[s] + (multiplier - 1) * tricks
         if counted:
