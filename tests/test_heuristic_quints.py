@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from quintet.bots import BotView, Budget
 from quintet.bots.heuristic import HeuristicBot
 from quintet.bots.pimc import PimcBot
@@ -226,3 +228,8 @@ def test_a_partner_who_must_follow_with_a_low_card_is_not_sure() -> None:
         trick="7C",
     )
     assert card_str(HeuristicBot().act(BotView.of(state, 0, random.Random(1)))) != "JK"
+
+
+def test_mate_is_on_or_off() -> None:
+    with pytest.raises(ValueError, match="mate must be 0 \\(off\\) or 1 \\(on\\), not 2"):
+        HeuristicBot(mate=2)
