@@ -7,16 +7,15 @@ the right answer is obvious; then pimc plays real endgames with it.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from conftest import LoadBench
 
 from quintet.actions import PASS, Action, is_play, is_signal
 from quintet.bots import BotView, Budget
@@ -219,14 +218,11 @@ def test_pimc_alphamu_plays_quintus_endgames_and_contracts(variant: str) -> None
 
 
 def test_endgames_benchmark_plays_both_bots_on_the_same_positions(
+    load_bench: LoadBench,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     # bench/endgames.py, the benchmark that measures alphamu, on two positions.
-    path = Path(__file__).resolve().parent.parent / "bench" / "endgames.py"
-    spec = importlib.util.spec_from_file_location("endgames", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_bench("endgames")
     start = bench.position("quinto", "dummy", 3, 2, 1)
     assert start.tricks_played == 10 and not start.trick
     assert bench.play(("quinto", "dummy", 3, 2, 1, "heuristic", "heuristic", 0.01))[0] == 0
@@ -264,13 +260,10 @@ def test_pimc_decides_by_pimc_when_alphamu_runs_out_of_time(
 
 
 def test_alphamu_agreement_benchmark_counts_the_decisions(
+    load_bench: LoadBench,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    path = Path(__file__).resolve().parent.parent / "bench" / "alphamu_agreement.py"
-    spec = importlib.util.spec_from_file_location("alphamu_agreement", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_bench("alphamu_agreement")
     bench.main(["--variant", "dummy", "--tricks", "2", "--worlds", "4", "--positions", "2"])
     out = capsys.readouterr().out
     assert re.search(r"quinto dummy, 2 tricks left, 4 deals: [1-9]\d* decisions", out), out

@@ -2,32 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-
-def _bench() -> Any:
-    path = Path(__file__).resolve().parent.parent / "bench" / "doubling_calibration.py"
-    spec = importlib.util.spec_from_file_location("doubling_calibration_bench", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = bench
-    spec.loader.exec_module(bench)
-    return bench
+from conftest import LoadBench
 
 
 def test_each_hand_compares_the_estimate_with_the_balance_played(
+    load_bench: LoadBench,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """A hand's estimate is a mean of trick balances (12 tricks and the cachette, which
     counts as one: from -13 to +13), its played balance one of them; the report's bias
     is the mean of their differences over the hands of each side."""
-    bench = _bench()
+    bench = load_bench("doubling_calibration")
     rows: list[Any] = []
     hand = bench.hand
 

@@ -2,41 +2,30 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import LoadBench
 
 
-def _bench() -> Any:
-    path = Path(__file__).resolve().parent.parent / "bench" / "doubling_duplicate.py"
-    spec = importlib.util.spec_from_file_location("doubling_duplicate_bench", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = bench
-    spec.loader.exec_module(bench)
-    return bench
-
-
-def test_without_a_credit_no_round_changes_and_nothing_is_played() -> None:
+def test_without_a_credit_no_round_changes_and_nothing_is_played(load_bench: LoadBench) -> None:
     """Both bots decide over the same deals: with no credit they decide alike."""
-    bench = _bench()
+    bench = load_bench("doubling_duplicate")
     rng = random.Random(4)
     for _ in range(3):
         assert bench.hand(rng, 0.0, 6, 2) == {"lone": (False, 0.0), "partners": (False, 0.0)}
 
 
 def test_a_large_credit_changes_rounds_and_the_report_adds_the_gains_up(
+    load_bench: LoadBench,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """With 13 tricks credited the lone player doubles every hand he can and his
     opponents never: rounds change; a way that changed nothing is worth 0; the deal's
     figure is the mean of the two ways' gains halved."""
-    bench = _bench()
+    bench = load_bench("doubling_duplicate")
     rows: list[Any] = []
     hand = bench.hand
 
@@ -72,7 +61,9 @@ def test_a_large_credit_changes_rounds_and_the_report_adds_the_gains_up(
     assert f"round changed in {changed} hands" in out
 
 
-def test_fewer_than_two_hands_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+def test_fewer_than_two_hands_is_refused(
+    load_bench: LoadBench, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit):
-        _bench().main(["--hands", "1"])
+        load_bench("doubling_duplicate").main(["--hands", "1"])
     assert "--hands must be at least 2, not 1" in capsys.readouterr().err

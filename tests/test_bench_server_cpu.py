@@ -3,26 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-
-def _bench() -> Any:
-    path = Path(__file__).resolve().parent.parent / "bench" / "server_cpu.py"
-    spec = importlib.util.spec_from_file_location("server_cpu_bench", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
+from conftest import LoadBench
 
 
 def test_busy_tables_without_the_store_and_broadcast_write_and_send_nothing(
+    load_bench: LoadBench,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    bench = _bench()
+    bench = load_bench("server_cpu")
     from quintet.server.conn import Conn
     from quintet.server.db import Store
 
@@ -53,8 +44,10 @@ def test_busy_tables_without_the_store_and_broadcast_write_and_send_nothing(
     assert len(sent) <= n_sent - 4 * n_rows
 
 
-def test_parts_prints_each_way_and_the_differences(capsys: pytest.CaptureFixture[str]) -> None:
-    bench = _bench()
+def test_parts_prints_each_way_and_the_differences(
+    load_bench: LoadBench, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = load_bench("server_cpu")
     asyncio.run(bench.parts(2, 1, 1))
     out = capsys.readouterr().out
     import re

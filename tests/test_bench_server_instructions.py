@@ -5,32 +5,24 @@ valgrind's count from the server's log, and says so clearly when there is none."
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 import pytest
+from conftest import LoadBench
 
 from quintet.server.testing import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _bench() -> Any:
-    path = ROOT / "bench" / "server_instructions.py"
-    spec = importlib.util.spec_from_file_location("server_instructions_bench", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
-
-
-def test_the_players_play_every_hand_asked_for_and_the_groups_every_fan_out() -> None:
-    bench = _bench()
+def test_the_players_play_every_hand_asked_for_and_the_groups_every_fan_out(
+    load_bench: LoadBench,
+) -> None:
+    bench = load_bench("server_instructions")
     with tempfile.TemporaryDirectory() as d, ServerProcess(f"sqlite:///{d}/b.db") as server:
         # Two tables, two hands each: a Quinto hand is 52 plays and up to 3 doublings.
         played = asyncio.run(bench.play(server.ws, server.http, 2, 2))
@@ -39,19 +31,19 @@ def test_the_players_play_every_hand_asked_for_and_the_groups_every_fan_out() ->
         assert asyncio.run(bench.fan_out(server.ws, 3, 5)) == 15
 
 
-def test_a_run_without_valgrind_says_the_log_holds_no_count() -> None:
+def test_a_run_without_valgrind_says_the_log_holds_no_count(load_bench: LoadBench) -> None:
     # The whole run (the checkout's server started with a prefix, its fan-outs, its stop,
     # its log read), with no valgrind in front: a clear error, not a count of zero.
-    bench = _bench()
+    bench = load_bench("server_instructions")
     with pytest.raises(RuntimeError, match="no instruction count in the server's log"):
         bench.count(str(ROOT), 1, 1, fanout=True, prefix=[])
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
-def test_valgrind_counts_a_programs_instructions() -> None:
+def test_valgrind_counts_a_programs_instructions(load_bench: LoadBench) -> None:
     # Under valgrind the server starts in about a minute, so the count is read off a
     # small program run the same way (the prefix the bench puts before the server).
-    bench = _bench()
+    bench = load_bench("server_instructions")
     code = "import json; print(json.dumps([1] * 1000))"
     run = subprocess.run(
         [*bench.VALGRIND, sys.executable, "-c", code], capture_output=True, text=True

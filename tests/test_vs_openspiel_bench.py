@@ -2,34 +2,23 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import LoadBench
 
 pytest.importorskip("pyspiel")
 
 ARGS = ["--game", "quinto", "--deals", "2", "--seconds", "0.002", "--jobs", "1", "--seed", "7"]
 
 
-def _bench() -> Any:
-    path = Path(__file__).resolve().parent.parent / "bench" / "vs_openspiel.py"
-    spec = importlib.util.spec_from_file_location("vs_openspiel_bench", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = bench  # its dataclasses look their module up
-    spec.loader.exec_module(bench)
-    return bench
-
-
 def test_out_is_written_as_deals_finish_and_a_resumed_shard_plays_only_the_rest(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    load_bench: LoadBench, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bench = _bench()
+    bench = load_bench("vs_openspiel")
     out = tmp_path / "shard.json"
     played: list[int] = []
     writes: list[tuple[int, bool]] = []
@@ -67,8 +56,8 @@ def test_out_is_written_as_deals_finish_and_a_resumed_shard_plays_only_the_rest(
     assert "a shard stopped part way" in capsys.readouterr().err
 
 
-def test_a_file_of_another_run_is_not_resumed(tmp_path: Path) -> None:
-    bench = _bench()
+def test_a_file_of_another_run_is_not_resumed(load_bench: LoadBench, tmp_path: Path) -> None:
+    bench = load_bench("vs_openspiel")
     out = tmp_path / "shard.json"
     other = {"arguments": {"game": "quinto", "seed": 8}, "deals": []}
     out.write_text(json.dumps(other))
@@ -79,12 +68,13 @@ def test_a_file_of_another_run_is_not_resumed(tmp_path: Path) -> None:
 
 
 def test_team_against_team_compares_two_of_ours_with_two_of_ismcts_in_one_hand(
+    load_bench: LoadBench,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Quintus: where one team is both ours and the other both ISMCTS's (against the same
     quintus), the report gives our team's seat score less theirs; other hands are left
     out, and who held the lone seat is counted."""
-    bench = _bench()
+    bench = load_bench("vs_openspiel")
 
     def deal(k: int, scores: list[int]) -> Any:
         # Quintus at seat 0: teams (1, 3) and (2, 4). Ours (0) hold 1 and 3.
@@ -108,11 +98,11 @@ def test_team_against_team_compares_two_of_ours_with_two_of_ismcts_in_one_hand(
 
 
 def test_against_compares_two_runs_deal_by_deal_on_the_deals_both_played(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    load_bench: LoadBench, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``--merge A --against B``: each measure of run A less run B's on the same deal,
     over the deals both played; runs of other deals (another seed) are refused."""
-    bench = _bench()
+    bench = load_bench("vs_openspiel")
 
     def deal(k: int, diff: float, team: list[int]) -> dict[str, Any]:
         # Quintus at seat 0; ours hold the team (1, 3), ISMCTS the quintus and (2, 4).
@@ -152,9 +142,9 @@ def test_against_compares_two_runs_deal_by_deal_on_the_deals_both_played(
 
 
 def test_a_shard_that_cannot_be_read_is_named_and_nothing_is_reported(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    load_bench: LoadBench, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bench = _bench()
+    bench = load_bench("vs_openspiel")
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     assert bench.main(["--merge", str(bad)]) == 2
