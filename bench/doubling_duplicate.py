@@ -1,7 +1,8 @@
 """pimc's doubling with ``lone_credit`` against without, in duplicate: what it is worth.
 
     .venv/bin/python bench/doubling_duplicate.py [--credit 0.5] [--hands 400]
-        [--samples 100] [--play-samples 10] [--seed 9]
+        [--samples 100] [--play-samples 10] [--seed 9] [--out FILE]
+    .venv/bin/python bench/doubling_duplicate.py --merge FILE...
 
 ``bench/doubling_calibration.py`` found that in the dummy game the doubling's playouts
 underrate the lone player's side by about half a trick. ``pimc:lone_credit=C`` credits
@@ -25,14 +26,22 @@ Prints for each way the hands whose round it changed, their mean gain (95% CI), 
 gain a hand over all the hands (zeros included); then what the corrected bot would gain
 a deal against pimc (half of each way's gain a hand: in an arena it sits on each side
 half the time). Targets are out of reach (10,000): hand points only, no game won.
+
+``--out FILE`` keeps the run's arguments and its hands' rows (whether each way changed
+the round, and its gain) as JSON; ``--merge FILE...`` prints the same report over the
+rows of several such runs (of other seeds, the same credit and sample counts), pooled
+hand by hand.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from quintet.actions import Action
 from quintet.arena import summarize
@@ -127,28 +136,22 @@ def hand(
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--credit", type=float, default=0.5, help="lone_credit, in tricks")
-    parser.add_argument("--hands", type=int, default=400)
-    parser.add_argument("--samples", type=int, default=100, help="deals a doubling decision")
-    parser.add_argument("--play-samples", type=int, default=10, help="deals a card")
-    parser.add_argument("--seed", type=int, default=9)
-    args = parser.parse_args(argv)
-    if args.hands < 2:
-        parser.error(f"--hands must be at least 2, not {args.hands}")
-    rng = random.Random(args.seed)
-    rows = [hand(rng, args.credit, args.samples, args.play_samples) for _ in range(args.hands)]
+Row = dict[str, tuple[bool, float]]
+
+#: The arguments that must agree for runs to be merged.
+SAME = ("credit", "samples", "play_samples")
+
+
+def report(rows: list[Row], args: dict[str, Any]) -> None:
+    """Print, over ``rows``, each way's changed rounds and gains, and the deal's figure."""
     print(
-        f"Quinto dummy, {args.hands} hands: pimc:lone_credit={args.credit:g} against "
-        f"pimc:lone_credit=0, "
-        f"doubling over {args.samples} deals, play at {args.play_samples} deals a card"
+        f"Quinto dummy, {len(rows)} hands: pimc:lone_credit={args['credit']:g} against "
+        f"pimc:lone_credit=0, doubling over {args['samples']} deals, play at "
+        f"{args['play_samples']} deals a card"
     )
-    per_hand = []
     for way in WAYS:
         changed = [g for differs, g in (r[way] for r in rows) if differs]
         every = summarize([r[way][1] for r in rows])
-        per_hand.append(every.mean)
         if len(changed) >= 2:
             t = summarize(changed)
             what = f"gain {t.mean:+.2f} [{t.low:+.2f}, {t.high:+.2f}] there"
@@ -164,6 +167,81 @@ def main(argv: list[str] | None = None) -> int:
         f"  a deal against pimc:lone_credit=0 (each side half the time): {both.mean:+.2f} "
         f"[{both.low:+.2f}, {both.high:+.2f}]"
     )
+
+
+def load(path: str) -> tuple[dict[str, Any], list[Row]]:
+    """Read a run written by ``--out``: its arguments and rows.
+
+    Raises:
+        ValueError: the file is not such a run (naming the file and what is wrong).
+    """
+    try:
+        data = json.loads(Path(path).read_text())
+        args = data["arguments"]
+        rows = [{w: (bool(r[w][0]), float(r[w][1])) for w in WAYS} for r in data["rows"]]
+        for key in SAME:
+            float(args[key])
+    except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
+        raise ValueError(f"{path}: not a run of this bench written by --out ({e!r})") from e
+    return args, rows
+
+
+def merge(paths: list[str]) -> tuple[dict[str, Any], list[Row]]:
+    """Pool the rows of the runs in ``paths``.
+
+    Raises:
+        ValueError: a file is not a run, or two runs differ in an argument of ``SAME``,
+            or two are the same seed (the same hands twice).
+    """
+    first: dict[str, Any] | None = None
+    seeds: dict[Any, str] = {}
+    rows: list[Row] = []
+    for path in paths:
+        args, more = load(path)
+        if first is None:
+            first = args
+        for key in SAME:
+            if args[key] != first[key]:
+                raise ValueError(
+                    f"{path}: --{key.replace('_', '-')} {args[key]} where {paths[0]} has "
+                    f"{first[key]}: only runs of the same bots merge"
+                )
+        seed = args.get("seed")
+        if seed in seeds:
+            raise ValueError(f"{path}: seed {seed} again (also {seeds[seed]}): the same hands")
+        seeds[seed] = path
+        rows.extend(more)
+    assert first is not None
+    return first, rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--credit", type=float, default=0.5, help="lone_credit, in tricks")
+    parser.add_argument("--hands", type=int, default=400)
+    parser.add_argument("--samples", type=int, default=100, help="deals a doubling decision")
+    parser.add_argument("--play-samples", type=int, default=10, help="deals a card")
+    parser.add_argument("--seed", type=int, default=9)
+    parser.add_argument("--out", default=None, help="write the arguments and rows as JSON")
+    parser.add_argument("--merge", nargs="+", default=None, help="report over runs' --out files")
+    args = parser.parse_args(argv)
+    if args.merge:
+        try:
+            arguments, rows = merge(args.merge)
+        except ValueError as e:
+            parser.error(str(e))
+        report(rows, arguments)
+        return 0
+    if args.hands < 2:
+        parser.error(f"--hands must be at least 2, not {args.hands}")
+    rng = random.Random(args.seed)
+    rows = [hand(rng, args.credit, args.samples, args.play_samples) for _ in range(args.hands)]
+    arguments = {k: getattr(args, k) for k in (*SAME, "hands", "seed")}
+    if args.out:
+        tmp = Path(args.out + ".tmp")
+        tmp.write_text(json.dumps({"arguments": arguments, "rows": rows}))
+        tmp.replace(args.out)
+    report(rows, arguments)
     return 0
 
 

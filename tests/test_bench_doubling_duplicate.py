@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -67,3 +68,48 @@ def test_fewer_than_two_hands_is_refused(
     with pytest.raises(SystemExit):
         load_bench("doubling_duplicate").main(["--hands", "1"])
     assert "--hands must be at least 2, not 1" in capsys.readouterr().err
+
+
+def _run(bench: Any, out: Path, seed: int, credit: str = "13") -> None:
+    args = ["--credit", credit, "--hands", "2", "--samples", "4", "--play-samples", "2"]
+    assert bench.main([*args, "--seed", str(seed), "--out", str(out)]) == 0
+
+
+def test_runs_written_with_out_merge_into_one_report_over_their_hands(
+    load_bench: LoadBench, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--merge reports over the rows of the runs pooled, hand by hand, as one run."""
+    bench = load_bench("doubling_duplicate")
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    _run(bench, a, 2)
+    _run(bench, b, 3)
+    capsys.readouterr()
+    args, rows = bench.merge([str(a), str(b)])
+    assert len(rows) == 4 and args["seed"] == 2
+    assert rows == bench.load(str(a))[1] + bench.load(str(b))[1]
+    bench.report(rows, args)
+    pooled = capsys.readouterr().out
+    assert bench.main(["--merge", str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    assert out == pooled and out.startswith("Quinto dummy, 4 hands: pimc:lone_credit=13 ")
+
+
+def test_merge_refuses_other_bots_the_same_seed_twice_and_files_of_no_run(
+    load_bench: LoadBench, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = load_bench("doubling_duplicate")
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    _run(bench, a, 2)
+    _run(bench, b, 3, credit="0.5")
+    junk = tmp_path / "junk.json"
+    junk.write_text('{"rows": []}')
+    for files, message in (
+        ([a, b], f"{b}: --credit 0.5 where {a} has 13.0: only runs of the same bots merge"),
+        ([a, a], f"{a}: seed 2 again (also {a}): the same hands"),
+        ([junk], f"{junk}: not a run of this bench written by --out"),
+        ([tmp_path / "none.json"], "none.json: not a run of this bench written by --out"),
+    ):
+        capsys.readouterr()
+        with pytest.raises(SystemExit):
+            bench.main(["--merge", *map(str, files)])
+        assert message in capsys.readouterr().err
