@@ -130,6 +130,10 @@ Option = tuple[int, str, int | None]
 #: Whether a Quintus base-game team player values a card by his own team's card points
 #: (his score) rather than by the quintus's alone (``team``; docs/bots.md has the runs).
 TEAM: Final = 1
+#: Whether a Quintus team player under a contract (the bidding game) values a card by
+#: his own settlement (the contract made or failed, the bid split by the teams' card
+#: points) rather than by the contract alone (``split``; docs/bots.md has the runs).
+SPLIT: Final = 1
 #: Deals αμ searches together (``alphamu``, ``worlds``), before duplicates merge.
 ALPHAMU_WORLDS: Final = 16
 #: The share of a decision's budget αμ may take (PIMC decides in the rest if it cannot).
@@ -389,8 +393,9 @@ class PimcBot:
     ``signals`` 0 never signals (the partner's signals are still read). ``give_up``
     (default :data:`GIVE_UP`): once that many deals of a decision were given up by the
     solver and none solved, the rest are played out. ``contract`` 0 plays a contract
-    for the points, as the base game (1, the default: for the contract); ``split`` 1
-    makes a team player value a card by his settlement under a contract; ``team`` (1,
+    for the points, as the base game (1, the default: for the contract); ``split`` (1,
+    the default; 0: off) makes a team player value a card by his settlement under a
+    contract instead of by the contract alone; ``team`` (1,
     the default; 0: off) makes a base-game team player value a card by his own team's
     card points instead of by the quintus's alone; ``bid_margin`` (default
     :data:`BID_MARGIN`) is what a Quintus bid must clear; ``nil_bid`` (a percentage, 0:
@@ -422,7 +427,7 @@ class PimcBot:
         memory: int = MEMORY,
         solve_tricks: int | None = None,
         contract: int = 1,
-        split: int = 0,
+        split: int = SPLIT,
         team: int = TEAM,
         bid_margin: int = BID_MARGIN,
         nil_bid: int = 0,
@@ -450,6 +455,8 @@ class PimcBot:
             raise ValueError(f"solve_tricks must be at least 0, not {solve_tricks}")
         self.solve_tricks = solve_tricks
         self.contract = bool(contract)
+        if split not in (0, 1):
+            raise ValueError(f"split must be 0 (off) or 1 (on), not {split!r}")
         self.split = bool(split)
         if team not in (0, 1):
             raise ValueError(f"team must be 0 (off) or 1 (on), not {team!r}")
