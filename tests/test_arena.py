@@ -278,6 +278,28 @@ def test_cli_arena_writes_results_and_records(tmp_path: Path) -> None:
         scored = CliRunner().invoke(main, ["score", "-"], input=json.dumps(rec))
         assert scored.exit_code == 0, scored.output
     assert data["records"][-1]["options"] == {"dummy_handicap": 30}
+    # Not on a terminal: progress as plain lines on standard error, the last at the end.
+    assert result.stderr.splitlines()[-1].startswith("quinto dummy: 5/5 tasks (100%), ")
+
+
+def test_progress_off_a_terminal_is_a_line_at_each_tenth_of_the_tasks(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from quintet.arena.run import _Progress
+
+    bar = _Progress(25, True, "quintus base")
+    for n in (1, 1, 1, 2, 1, 19):  # 3, 5, 6, 25 done: tenths of 3 tasks crossed at 3, 6, 25
+        bar.update(n)
+    bar.close()
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(",")[0] for line in lines] == [
+        "quintus base: 3/25 tasks (12%)",
+        "quintus base: 6/25 tasks (24%)",
+        "quintus base: 25/25 tasks (100%)",
+    ]
+    quiet = _Progress(25, False, "quintus base")
+    quiet.update(25)
+    assert capsys.readouterr().err == ""
 
 
 def test_cli_arena_rejects_bad_arguments() -> None:

@@ -317,7 +317,7 @@ def test_cli_ladder_prints_the_ratings_and_writes_json(tmp_path: Path) -> None:
     args += ["--iterations", "5", "--jobs", "1", "--seed", "2", "--out", str(out)]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    lines = result.stdout.splitlines()  # progress goes to standard error
     assert lines[0].startswith("Ladder: Quinto partnership, 2 levels, 4 deals per pair")
     head = next(i for i, line in enumerate(lines) if line.lstrip().startswith("rank"))
     assert lines[head].split()[:4] == ["rank", "level", "rating", "95%"]

@@ -19,11 +19,19 @@ JSON = dict[str, Any]
 
 
 class _Progress:
-    """A tqdm bar on standard error if tqdm is installed and asked for, else nothing."""
+    """Progress on standard error, when asked for: on a terminal a tqdm bar (if tqdm is
+    installed), elsewhere (a log, ``nohup``) a plain line at each tenth of the tasks and
+    at the last, where a bar's redrawing would be noise."""
 
     def __init__(self, total: int, enabled: bool, desc: str) -> None:
         self.bar: Any = None
-        if not enabled:
+        self.plain = False
+        self.total, self.desc, self.done = total, desc, 0
+        self.start = time.monotonic()
+        if not enabled or total <= 0:
+            return
+        if not sys.stderr.isatty():
+            self.plain = True
             return
         try:
             tqdm = importlib.import_module("tqdm").tqdm
@@ -34,6 +42,17 @@ class _Progress:
     def update(self, n: int) -> None:
         if self.bar is not None:
             self.bar.update(n)
+        if not self.plain or n <= 0:
+            return
+        before, self.done = self.done, self.done + n
+        tenth = -(-self.total // 10)  # the tasks of a tenth, rounded up
+        if self.done // tenth > before // tenth or self.done >= self.total:
+            print(
+                f"{self.desc}: {self.done}/{self.total} tasks "
+                f"({100 * self.done // self.total}%), {time.monotonic() - self.start:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
 
     def close(self) -> None:
         if self.bar is not None:
