@@ -177,12 +177,15 @@ def load(path: str) -> tuple[dict[str, Any], list[Row]]:
     """
     try:
         data = json.loads(Path(path).read_text())
-        args = data["arguments"]
+        args = dict(data["arguments"])
         rows = [{w: (bool(r[w][0]), float(r[w][1])) for w in WAYS} for r in data["rows"]]
-        for key in SAME:
-            float(args[key])
+        args["credit"] = float(args["credit"])
+        for key in ("samples", "play_samples"):
+            args[key] = int(args[key])
     except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
         raise ValueError(f"{path}: not a run of this bench written by --out ({e!r})") from e
+    if not rows:
+        raise ValueError(f"{path}: a run of no hands")
     return args, rows
 
 
@@ -212,6 +215,8 @@ def merge(paths: list[str]) -> tuple[dict[str, Any], list[Row]]:
         seeds[seed] = path
         rows.extend(more)
     assert first is not None
+    if len(rows) < 2:
+        raise ValueError(f"{len(rows)} hand in all: at least 2 are needed for an interval")
     return first, rows
 
 
@@ -226,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--merge", nargs="+", default=None, help="report over runs' --out files")
     args = parser.parse_args(argv)
     if args.merge:
+        if args.out:
+            parser.error("--merge reports over runs and writes none: leave out --out")
         try:
             arguments, rows = merge(args.merge)
         except ValueError as e:
@@ -234,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.hands < 2:
         parser.error(f"--hands must be at least 2, not {args.hands}")
+    if args.out and not Path(args.out).resolve().parent.is_dir():
+        parser.error(f"--out {args.out}: its directory does not exist")
     rng = random.Random(args.seed)
     rows = [hand(rng, args.credit, args.samples, args.play_samples) for _ in range(args.hands)]
     arguments = {k: getattr(args, k) for k in (*SAME, "hands", "seed")}

@@ -16,22 +16,22 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 LoadBench = Callable[[str], Any]
 
 
-def _load_bench(name: str) -> Any:
-    """Load ``bench/NAME.py`` afresh as the module ``NAME_bench`` (registered in
-    ``sys.modules``, where its dataclasses and pickled functions look it up)."""
-    path = BENCH / f"{name}.py"
-    if not path.is_file():
-        raise FileNotFoundError(f"no benchmark {name!r}: {path} does not exist")
-    spec = importlib.util.spec_from_file_location(f"{name}_bench", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture
-def load_bench() -> LoadBench:
+def load_bench(monkeypatch: pytest.MonkeyPatch) -> LoadBench:
     """Return a loader of the benchmark scripts of ``bench/`` by name (``"server_cpu"``:
-    ``bench/server_cpu.py``), each call a fresh module."""
-    return _load_bench
+    ``bench/server_cpu.py``), each call a fresh module ``NAME_bench``, registered in
+    ``sys.modules`` (where its dataclasses and pickled functions look it up) until the
+    test ends."""
+
+    def load(name: str) -> Any:
+        path = BENCH / f"{name}.py"
+        if not path.is_file():
+            raise FileNotFoundError(f"no benchmark {name!r}: {path} does not exist")
+        spec = importlib.util.spec_from_file_location(f"{name}_bench", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        monkeypatch.setitem(sys.modules, spec.name, module)
+        spec.loader.exec_module(module)
+        return module
+
+    return load

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
@@ -103,13 +104,34 @@ def test_merge_refuses_other_bots_the_same_seed_twice_and_files_of_no_run(
     _run(bench, b, 3, credit="0.5")
     junk = tmp_path / "junk.json"
     junk.write_text('{"rows": []}')
-    for files, message in (
+    data = json.loads(a.read_text())
+    empty, one, text = tmp_path / "empty.json", tmp_path / "one.json", tmp_path / "text.json"
+    empty.write_text(json.dumps({**data, "rows": []}))
+    one.write_text(json.dumps({**data, "rows": data["rows"][:1]}))
+    text.write_text(json.dumps({**data, "arguments": {**data["arguments"], "credit": "x"}}))
+    for argv, message in (
         ([a, b], f"{b}: --credit 0.5 where {a} has 13.0: only runs of the same bots merge"),
         ([a, a], f"{a}: seed 2 again (also {a}): the same hands"),
         ([junk], f"{junk}: not a run of this bench written by --out"),
         ([tmp_path / "none.json"], "none.json: not a run of this bench written by --out"),
+        ([empty], f"{empty}: a run of no hands"),
+        ([one], "1 hand in all: at least 2 are needed for an interval"),
+        ([text], f"{text}: not a run of this bench written by --out"),
+        ([a, "--out", tmp_path / "c.json"], "--merge reports over runs and writes none"),
     ):
         capsys.readouterr()
         with pytest.raises(SystemExit):
-            bench.main(["--merge", *map(str, files)])
+            bench.main(["--merge", *map(str, argv)])
         assert message in capsys.readouterr().err
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_an_out_file_in_no_directory_is_refused_before_any_hand_is_played(
+    load_bench: LoadBench, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = load_bench("doubling_duplicate")
+    played: list[Any] = []
+    bench.hand = lambda *args: played.append(args)
+    with pytest.raises(SystemExit):
+        bench.main(["--hands", "2", "--out", str(tmp_path / "no" / "x.json")])
+    assert "its directory does not exist" in capsys.readouterr().err and played == []

@@ -117,17 +117,19 @@ def test_a_contract_card_play_asks_the_solver_for_the_contract_less_the_points_s
     assert targets == [state.contract - state.points()[0]] * 3
 
 
+@pytest.mark.parametrize("split", [0, 1])
 @pytest.mark.parametrize("plays", [0, 1, 6, 7])
 def test_each_seat_plays_the_card_that_gets_its_side_of_the_contract(
-    monkeypatch: pytest.MonkeyPatch, plays: int
+    monkeypatch: pytest.MonkeyPatch, plays: int, split: int
 ) -> None:
     """The quintus plays the card that makes the contract; the others, with the same
-    answer from the solver, any card but that one."""
+    answer from the solver, any card but that one (by the contract alone, or by their
+    settlement, in which the contract made costs them the bid)."""
     state = after(bidding_first_lead(), plays)
     cards = cards_of(state)
     favourite = cards[len(cards) // 2]
     stub_reaches(monkeypatch, favourite)
-    action = PimcBot(max_nodes=10**9).act(view_of(state))
+    action = PimcBot(max_nodes=10**9, split=split).act(view_of(state))
     if state.current_player() == state.quintus:
         assert action == favourite
     else:

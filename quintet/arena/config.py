@@ -114,7 +114,8 @@ class ArenaConfig:
     ``variant`` None is the game's first (partnership, base); ``jobs`` None is every core;
     ``rubbers`` None is ``deals // 8`` (at least 1) for Quinto; ``budget`` is CPU seconds per
     decision and ``iterations`` the search bots' iteration budget; ``records`` keeps the
-    record of every hand; ``progress`` shows a progress bar (with tqdm) on standard error;
+    record of every hand; ``progress`` shows progress on standard error (a tqdm bar on a
+    terminal, else a line at each tenth of the tasks);
     ``backend`` is ``local`` or ``ray``, and ``address`` the Ray cluster's (None: a local
     Ray instance).
     """

@@ -30,7 +30,10 @@ class _Progress:
         self.start = time.monotonic()
         if not enabled or total <= 0:
             return
-        if not sys.stderr.isatty():
+        stderr = sys.stderr
+        if stderr is None:
+            return
+        if not stderr.isatty():
             self.plain = True
             return
         try:
