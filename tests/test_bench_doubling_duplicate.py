@@ -71,19 +71,22 @@ def test_fewer_than_two_hands_is_refused(
     assert "--hands must be at least 2, not 1" in capsys.readouterr().err
 
 
-def _run(bench: Any, out: Path, seed: int, credit: str = "13") -> None:
-    args = ["--credit", credit, "--hands", "2", "--samples", "4", "--play-samples", "2"]
-    assert bench.main([*args, "--seed", str(seed), "--out", str(out)]) == 0
+def _two_runs(load_bench: LoadBench, tmp_path: Path, credit_b: str) -> tuple[Any, Path, Path]:
+    """Load the bench and write two runs of two hands, seeds 2 and 3 (credits 13 and
+    ``credit_b``); return the bench and the two files."""
+    bench = load_bench("doubling_duplicate")
+    files = tmp_path / "a.json", tmp_path / "b.json"
+    for seed, credit, out in ((2, "13", files[0]), (3, credit_b, files[1])):
+        args = ["--credit", credit, "--hands", "2", "--samples", "4", "--play-samples", "2"]
+        assert bench.main([*args, "--seed", str(seed), "--out", str(out)]) == 0
+    return bench, *files
 
 
 def test_runs_written_with_out_merge_into_one_report_over_their_hands(
     load_bench: LoadBench, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """--merge reports over the rows of the runs pooled, hand by hand, as one run."""
-    bench = load_bench("doubling_duplicate")
-    a, b = tmp_path / "a.json", tmp_path / "b.json"
-    _run(bench, a, 2)
-    _run(bench, b, 3)
+    bench, a, b = _two_runs(load_bench, tmp_path, "13")
     capsys.readouterr()
     args, rows = bench.merge([str(a), str(b)])
     assert len(rows) == 4 and args["seed"] == 2
@@ -98,10 +101,7 @@ def test_runs_written_with_out_merge_into_one_report_over_their_hands(
 def test_merge_refuses_other_bots_the_same_seed_twice_and_files_of_no_run(
     load_bench: LoadBench, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bench = load_bench("doubling_duplicate")
-    a, b = tmp_path / "a.json", tmp_path / "b.json"
-    _run(bench, a, 2)
-    _run(bench, b, 3, credit="0.5")
+    bench, a, b = _two_runs(load_bench, tmp_path, "0.5")
     junk = tmp_path / "junk.json"
     junk.write_text('{"rows": []}')
     data = json.loads(a.read_text())

@@ -162,3 +162,14 @@ def pick_best(values: dict[Action, float], order: Sequence[Action]) -> Action:
         if a in values and values[a] > values.get(best, float("-inf")):
             best = a
     return best
+
+
+def switch(name: str, value: object) -> bool:
+    """Return a bot's on/off option ``name`` (0 or 1) as a bool.
+
+    Raises:
+        ValueError: ``value`` is neither 0 nor 1 (the option and the value named).
+    """
+    if value not in (0, 1):
+        raise ValueError(f"{name} must be 0 (off) or 1 (on), not {value!r}")
+    return bool(value)

@@ -37,7 +37,7 @@ from quintet.actions import (
     is_play,
     is_signal,
 )
-from quintet.bots.base import BotView
+from quintet.bots.base import BotView, switch
 from quintet.cards import (
     ACE,
     CLUBS,
@@ -85,11 +85,9 @@ class HeuristicBot:
     name = "heuristic"
 
     def __init__(self, mate: int = 1) -> None:
-        if mate not in (0, 1):
-            raise ValueError(f"mate must be 0 (off) or 1 (on), not {mate!r}")
         #: Quinto: second to play, with the partner's hand in view (the lone player and
         #: his dummy), count the trick as the partner's when he holds a sure winner.
-        self.mate = bool(mate)
+        self.mate = switch("mate", mate)
 
     def act(self, view: BotView) -> Action:
         """Return the heuristic's choice among ``view.legal``."""

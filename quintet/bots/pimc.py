@@ -85,7 +85,7 @@ from quintet.actions import (
     is_signal,
 )
 from quintet.bots.alphamu import AlphaMu, OutOfTime
-from quintet.bots.base import BotView, cpu_clock
+from quintet.bots.base import BotView, cpu_clock, switch
 from quintet.bots.heuristic import HeuristicBot, quinto_strength, signal_strength
 from quintet.bots.inference import EPSILON, MEMORY, likelihood, pick
 from quintet.cards import card_display, suit_cards
@@ -455,12 +455,8 @@ class PimcBot:
             raise ValueError(f"solve_tricks must be at least 0, not {solve_tricks}")
         self.solve_tricks = solve_tricks
         self.contract = bool(contract)
-        if split not in (0, 1):
-            raise ValueError(f"split must be 0 (off) or 1 (on), not {split!r}")
-        self.split = bool(split)
-        if team not in (0, 1):
-            raise ValueError(f"team must be 0 (off) or 1 (on), not {team!r}")
-        self.team = bool(team)
+        self.split = switch("split", split)
+        self.team = switch("team", team)
         self.bid_margin = int(bid_margin)
         if not 0 <= nil_bid <= 100:
             raise ValueError(f"nil_bid must be a percentage from 0 to 100, not {nil_bid}")
