@@ -7,8 +7,9 @@ other's; sure winners are cashed; a side doubles with strength in the high suits
 
 Quintus: the quintus bids and picks trump from an estimate of the points his hand can
 take, declares nil with no court card or ace to lose, and always melds; defenders take
-court cards from the quintus, feed them to their partner's trick, and signal ``up`` with
-a strong hand, ``down`` with a weak one, answering a partner's ``ask``.
+court cards from the quintus, feed them to their partner's trick, and before the first
+lead signal ``up`` with a strong hand and ``down`` with no strength, answering a
+partner's ``ask`` at any time (:func:`signal_strength`).
 """
 
 from __future__ import annotations
@@ -370,9 +371,6 @@ def _quintus_act(view: BotView, bot: HeuristicBot) -> Action:
             if high <= 6:  # all cards eight or lower: open
                 return _say(NIL_OPEN, "no ace or court card and nothing above an eight: open nil")
             return _say(NIL_CLOSED, "no ace or court card to lose a trick with: nil")
-        contract = obs.contract
-        if contract is not None and contract <= 38 and breakers.bit_count() == 0:
-            return _say(NIL_CLOSED, "nil makes the contract")
         return _say(NIL_NONE, "aces or court cards would win tricks: no nil")
     cards = [a for a in legal if is_play(a)]
     if len(cards) == 1 and not any(is_signal(a) for a in legal):
@@ -393,7 +391,10 @@ def _quintus_play(
     trump = 4 if obs.trump == "NT" else "SCDH".index(obs.trump)
     nil = obs.nil in ("closed", "open") and not _nil_failed(obs, q)
     trick = obs.trick
-    unseen = QUINTUS_PACK & ~_visible(obs) & ~played
+    gone = played
+    for m in obs.taken:  # the same cards in a game; more in a position set up mid-hand
+        gone |= m
+    unseen = QUINTUS_PACK & ~_visible(obs) & ~gone
     me_q = seat == q
     partner = _partner(seat, q)
 
@@ -466,7 +467,10 @@ def _quintus_play(
 def signal_strength(hand: CardMask) -> int:
     """Return the strength a signal reports: aces, and court cards counted half.
 
-    ``up`` means 2 or more (strong or high-value cards), ``down`` less (rulebook 004).
+    Answering a partner's ``ask``, ``up`` means 2 or more (strong or high-value cards),
+    ``down`` less (rulebook 004). Unasked, a defender signals only before the first
+    lead: ``up`` at 3 or more, ``down`` at 0, and in between now and then ``ask``
+    (one time in five, if his team mate has not signalled).
     """
     return (hand & NIL_BREAKERS & ~FACES).bit_count() + (hand & FACES).bit_count() // 2
 
