@@ -4,13 +4,15 @@ Each test is one rule of ``quintet/bots/heuristic.py``'s Quintus half. Seats 0..
 clockwise and the quintus is seat 0 in every position, so the two teams against him are
 {1, 3} and {2, 4} (rules §15: each defender's team mate sits across the table). Cards
 rank 5 6 7 8 9 T J Q K A; the highest trump in a trick wins it, else the highest card of
-the suit led. The quintus scores +10 for each J, Q, K he wins and -1 for each 5 to 10
-(§21); a nil quintus fails as soon as he wins a trick holding a J, Q, K or ace (§17).
+the suit led. The quintus scores +10 for each J, Q, K he wins and -1 for each 5 to 10, a
+team +5 and -1 (§21); a nil quintus fails as soon as he wins a trick holding a J, Q, K or
+ace (§17).
 
 Trick play is set up with ``QuintusState.from_position`` (``position`` below); melds,
 nil, trump and the auction are reached from a deal (``deal`` below). A position's
-"unseen" cards, for the heuristic, are all the cards outside the deciding player's hand
-that have not been played since the position began.
+"unseen" cards, for the heuristic, are the cards the deciding player cannot see (his own
+hand, and the quintus's under open nil) that no one has played or won: neither since the
+position began nor, in ``taken``, before it.
 """
 
 from __future__ import annotations
@@ -269,7 +271,8 @@ def test_a_defender_without_a_court_card_dumps_a_pip_on_his_team_mates_sure_tric
 
 def test_a_defender_never_overtakes_his_team_mates_sure_trick() -> None:
     """The quintus leads 6H, seat 1 plays 7H, seat 2 KH, seat 3 8H: seat 4, last, could
-    take the trick (worth +7) with AH but leaves it to his team mate and plays 5H."""
+    take the trick (worth +2 to a team: the king's +5, three pips -3) with AH but leaves
+    it to his team mate and plays 5H."""
     state = position(
         {0: "5C 6C 7C", 1: "8C 9C TC", 2: "5S 6S 7S", 3: "8S TS JS", 4: "AH 5H 9S 6D"},
         leader=Q,
@@ -291,9 +294,9 @@ def test_a_defender_keeps_his_court_cards_off_a_team_mates_trick_that_may_be_bea
 
 
 def test_a_defender_takes_a_trick_holding_a_court_card_with_his_cheapest_winner() -> None:
-    """Seat 1 leads QH (+10 to whoever takes it); seat 2, of the other team, holds KH
-    and AH: he takes the trick with KH, the cheaper winner, not AH (which would be his
-    throw-away were the trick not worth taking)."""
+    """Seat 1 leads QH (+5 to a team that takes it, +10 to the quintus); seat 2, of the
+    other team, holds KH and AH: he takes the trick with KH, the cheaper winner, not AH
+    (which would be his throw-away were the trick not worth taking)."""
     state = position(
         {0: "5S 6S 7S 8S", 1: "9C TC JC", 2: "KH AH 5C 6C", 3: "5D 6D 7D 8D", 4: "9S TS JS QS"},
         leader=1,
@@ -303,7 +306,7 @@ def test_a_defender_takes_a_trick_holding_a_court_card_with_his_cheapest_winner(
     assert action == "KH" and "wins the trick" in why
 
 
-def test_the_quintus_takes_a_trick_holding_a_court_card_with_his_cheapest_winner() -> None:
+def test_the_quintus_last_to_play_takes_the_trick_with_his_cheapest_winner() -> None:
     """Spades trump; seat 1 leads QH and the others follow 5H 6H 7H; the quintus, last
     and void in hearts, ruffs with 6S, his lowest trump, rather than AS or a discard."""
     state = position(
@@ -313,6 +316,42 @@ def test_the_quintus_takes_a_trick_holding_a_court_card_with_his_cheapest_winner
         trump="S",
     )
     assert decide(state)[0] == "6S"
+
+
+def test_the_quintus_takes_a_trick_holding_a_court_card_when_he_can() -> None:
+    """Seat 4 leads QH (+10 to the quintus); the quintus, second to play and holding no
+    court card, takes it with AH, his one winner, rather than throwing 5H or 9H."""
+    state = position(
+        {0: "AH 5H 9H", 1: "5C 6C 7C", 2: "5D 6D 7D", 3: "5S 6S 7S", 4: "8C 8D"},
+        leader=4,
+        trick="QH",
+    )
+    action, why = decide(state)
+    assert action == "AH" and "wins the trick" in why
+
+
+def test_the_quintus_holding_a_court_card_takes_a_trick_he_can_win() -> None:
+    """Seat 4 leads 6H, a trick worth nothing yet; the quintus, second to play, holds KH
+    (a court card he would rather win with than lose later) and takes the trick with it,
+    his one winner, instead of throwing 5H."""
+    state = position(
+        {0: "KH 5H 9C", 1: "5C 6C 7C", 2: "5D 6D 7D", 3: "5S 6S 7S", 4: "8C 8D"},
+        leader=4,
+        trick="6H",
+    )
+    assert decide(state)[0] == "KH"
+
+
+def test_a_defender_takes_a_trick_the_quintus_is_winning() -> None:
+    """The quintus leads 6H, a pip (the trick holds no points yet): seat 1, second to play,
+    takes it from him with 7H, his cheapest winner, rather than throwing 5H under it."""
+    state = position(
+        {0: "7C 8C 9C", 1: "5H 7H AH 5S", 2: "5D 6D 7D 8D", 3: "5C 6C TC 9D", 4: "6S 7S 8S 9S"},
+        leader=Q,
+        trick="6H",
+    )
+    action, why = decide(state)
+    assert action == "7H" and "wins the trick" in why
 
 
 # ------------------------------------------------------------------------- leading
@@ -365,9 +404,22 @@ def test_after_the_team_mates_up_signal_a_defender_leads_a_low_non_trump_card() 
     assert decide(state)[0] == "5S"
 
 
+def test_with_nothing_sure_to_lead_the_lowest_card_that_is_not_a_court_card_is_led() -> None:
+    """Hearts trump (unseen hearts could ruff anything): seat 1 on lead with JC QC AD, no
+    sure card and no signal from his team mate, leads AD, not the lower-ranked JC: court
+    cards are kept off a trick the other side may take."""
+    state = position(
+        {0: "5S 6S 7S", 1: "JC QC AD", 2: "5D 6D 7D", 3: "8S 9S TS", 4: "5C 6C 7C"},
+        leader=1,
+        trump="H",
+    )
+    action, why = decide(state)
+    assert action == "AD" and "not a court card" in why
+
+
 def test_the_quintus_with_three_trumps_draws_trumps_with_his_highest() -> None:
     """Hearts trump; the quintus, on lead with KH 9H 6H (AH unseen: no sure card), leads
-    KH. With only two trumps he leads his lowest plain card, 5S."""
+    KH. With only two trumps he leads his lowest card that is not a court card, 5S."""
     others = {1: "5D 6D 7D 9D TD", 2: "5C 6C 8C 9C TC", 3: "6S 7S 8S 9S TS", 4: "5H 7H 8H TH JH"}
     action, why = decide(position({**others, 0: "KH 9H 6H 7C 8D"}, leader=Q, trump="H"))
     assert action == "KH" and "draw trumps" in why
@@ -419,6 +471,14 @@ def test_a_middling_defender_asks_now_and_then_and_never_signals_up_or_down() ->
         assert given == {None, SIGNAL_ASK}, hand
         state.act("signal down", 3)
         assert all(signal(state, 1, seed) is None for seed in range(30)), hand
+
+
+def test_a_middling_defender_asks_about_one_time_in_five() -> None:
+    """Over 200 seeded decisions seat 1, strength 2, asks in about a fifth (the seeds are
+    fixed, so the count is too: 40 expected, within 25 to 55)."""
+    state = first_trick("AS AH 9S TS 9H TH 9D TD")
+    asks = sum(signal(state, 1, seed) == SIGNAL_ASK for seed in range(200))
+    assert 25 <= asks <= 55, asks
 
 
 def test_a_partners_ask_is_answered_up_with_strength_two_else_down() -> None:

@@ -9,7 +9,7 @@ Quintus: the quintus bids and picks trump from an estimate of the points his han
 take, declares nil with no court card or ace to lose, and always melds; defenders take
 court cards from the quintus, feed them to their partner's trick, and before the first
 lead signal ``up`` with a strong hand and ``down`` with no strength, answering a
-partner's ``ask`` at any time (:func:`signal_strength`).
+partner's ``ask`` in its trick if they have not played to it (:func:`signal_strength`).
 """
 
 from __future__ import annotations
