@@ -31,6 +31,7 @@ import websockets
 from click.testing import CliRunner
 
 from quintet.cli import main
+from quintet.record import dumps as record_dumps
 from quintet.server import db
 from quintet.server.app import settings_json, settings_of_json
 from quintet.server.cluster import (
@@ -359,6 +360,33 @@ def test_an_owner_whose_lease_another_took_drops_the_table_at_its_next_renewal(
             await a.redis.set(a.lease_key(tid), "another-process", px=5000)
             await until(lambda: tid not in a.tables, timeout=3, what="the table to be dropped")
             assert ann.closed and t.bot_task is None and tid not in a.leases
+
+    asyncio.run(run())
+
+
+def test_a_game_over_that_left_memory_is_shown_while_its_lease_is_handed_back(
+    pg: str, prefix: str
+) -> None:
+    """A table that is over leaves memory with its last connection (``detach``) while its
+    lease is handed back only at the next tick: a request in between (its record, a
+    ``hello``) is answered from storage with the same game, never with "no table"."""
+
+    async def run() -> None:
+        async with processes(pg, prefix, n=1) as (a,):
+            body = {**PLAYER_TABLE, "seats": ["random"] * 4}
+            del body["join"]
+            out = await a.create_table(CreateTable.model_validate(body), "person-ann")
+            tid = out["id"]
+            t = a.tables[tid]
+            await until(lambda: t.closed, timeout=60, what="the bots' game to end")
+            record = record_dumps(t.record())
+            a.tables.pop(tid)  # as the last connection's detach does
+            assert tid in a.leases
+            shown = await a.view_table(tid)
+            assert shown is not None and shown.closed
+            assert record_dumps(shown.record()) == record
+            again = await a.get_table(tid)
+            assert again is not None and record_dumps(again.record()) == record
 
     asyncio.run(run())
 

@@ -758,7 +758,14 @@ class ClusterHub(Hub):
     async def take(self, table_id: str) -> LiveTable | None:
         """Return the table if this process runs it, taking it if nobody does."""
         if table_id in self.leases and table_id not in self._taking:
-            return self.tables.get(table_id)
+            t = self.tables.get(table_id)
+            if t is not None or table_id in self._pending:
+                return t
+            # A table that is over leaves memory with its last connection and its lease
+            # is handed back at the next tick (_tick): hand it back now and take the
+            # table again from storage, rather than answer that there is no such table.
+            self.leases.pop(table_id).lost = True
+            await self._release(keys=[self.lease_key(table_id)], args=[self.proc])
         if not 1 <= len(table_id) <= 32:
             return None
         if table_id not in self._taking:  # a lease is taken only for a table that exists
