@@ -764,8 +764,7 @@ class ClusterHub(Hub):
             # A table that is over leaves memory with its last connection and its lease
             # is handed back at the next tick (_tick): hand it back now and take the
             # table again from storage, rather than answer that there is no such table.
-            self.leases.pop(table_id).lost = True
-            await self._release(keys=[self.lease_key(table_id)], args=[self.proc])
+            await self._hand_back([table_id])
         if not 1 <= len(table_id) <= 32:
             return None
         if table_id not in self._taking:  # a lease is taken only for a table that exists
@@ -903,6 +902,12 @@ class ClusterHub(Hub):
         for table_id in table_ids:
             self._lose(table_id, "its lease is another process's")
 
+    async def _hand_back(self, ids: list[str]) -> None:
+        """Give up the leases of tables no longer in memory (held by this process)."""
+        for i in ids:
+            self.leases.pop(i).lost = True
+        await self._release(keys=[self.lease_key(i) for i in ids], args=[self.proc])
+
     async def _tick(self) -> None:
         """Hand back the tables no longer in memory, check the other processes this one
         talks to, write the lobby lines, sample the metrics (the leases are renewed by
@@ -913,9 +918,7 @@ class ClusterHub(Hub):
             if i not in self.tables and i not in self._taking and i not in self._pending
         ]
         if gone:
-            for i in gone:
-                self.leases.pop(i).lost = True
-            await self._release(keys=[self.lease_key(i) for i in gone], args=[self.proc])
+            await self._hand_back(gone)
         await self._check_peers()
         await self._write_lobby()
         await self.sync_tally()
